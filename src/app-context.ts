@@ -1,0 +1,27 @@
+import type { Config } from './config.ts';
+import type { CurrencyTable } from './domain/currencies.ts';
+import type { Database } from './store/database.ts';
+import type { Environment } from './store/merchants-repo.ts';
+
+// Everything a request handler may reach, built once at start-up.
+export interface AppContext {
+  config: Config;
+  database: Database;
+  masterKey: Buffer;
+  adminKey: string;
+  currencies: CurrencyTable;
+}
+
+export interface AuthenticatedMerchant {
+  merchantId: number;
+  environment: Environment;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    payrail: AppContext;
+  }
+  interface FastifyRequest {
+    merchant: AuthenticatedMerchant | null;
+  }
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { merchantAdminRoutes } from './admin-api/merchants/routes.ts';
+import { registerAdminAuth } from './admin-api/auth.ts';
+import type { AppContext } from './app-context.ts';
+import { registerErrorHandling } from './lib/error-handler.ts';
+import { ApiError } from './lib/errors.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { registerMerchantAuth } from './merchant-api/auth.ts';
+import { registerIdempotency } from './merchant-api/idempotency.ts';
+import { paymentRoutes } from './merchant-api/payments/routes.ts';
+import { sql } from 'drizzle-orm';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface BuildOptions {
+  https?: { cert: string; key: string } | null;
+  logger?: boolean;
+}
+
+// Builds the whole HTTP surface; never listens (main.ts does), so tests drive it with inject().
+export async function buildApp(context: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const serverOptions: FastifyServerOptions = {
+    logger: options.logger === false ? false : loggerOptions(context.config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const supplied = request.headers['x-request-id'];
+      return typeof supplied === 'string' && REQUEST_ID_PATTERN.test(supplied) ? supplied : randomUUID();
+    },
+    trustProxy: context.config.trustProxy,
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+  };
+  const withTls = options.https ? ({ ...serverOptions, https: options.https } as FastifyServerOptions) : serverOptions;
+  const app = Fastify(withTls) as unknown as FastifyInstance;
+  app.decorate('payrail', context);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'no-store');
+    if (context.config.trustProxy && request.url !== '/health' && request.headers['x-forwarded-proto'] !== 'https') {
+      throw new ApiError('https_required', 403, 'Payrail accepts HTTPS only');
+    }
+  });
+
+  await registerDocs(app);
+
+  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
+    await context.database.db.execute(sql`select 1`);
+    return reply.send({ status: 'ok' });
+  });
+
+  await app.register(async (merchantScope) => {
+    registerMerchantAuth(merchantScope);
+    registerIdempotency(merchantScope);
+    await merchantScope.register(paymentRoutes);
+  });
+
+  await app.register(
+    async (adminScope) => {
+      registerAdminAuth(adminScope);
+      await adminScope.register(merchantAdminRoutes);
+    },
+    { prefix: '/api/admin/v1' },
+  );
+
+  return app;
+}
+
+async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Payrail',
+        version: '0.1.0',
+        description: 'Merchant API (Authorization: Bearer <merchant key>) and operators\' admin API (Bearer <admin key>).',
+      },
+      components: {
+        securitySchemes: {
+          merchantKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…: the key chooses the environment' },
+          adminKey: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_KEY or <data dir>/admin.key' },
+        },
+      },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
+import type { Config } from '../config.ts';
+import { selfSignedCertPath } from '../lib/tls.ts';
+import { adminKeyPath } from '../runtime/secrets.ts';
+
+const ADMIN_REQUEST_TIMEOUT_MS = 15_000;
+
+export class CliError extends Error {}
+
+export interface AdminClient {
+  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+// The CLI reaches the running server over the admin API, so it works while PGlite is locked by the server.
+export function adminClient(config: Config, baseUrl: string): AdminClient {
+  const adminKey = config.adminKey ?? readAdminKeyFile(config.dataDir);
+  const certPath = config.tlsCertPath ?? selfSignedCertPath(config.dataDir);
+  const extraCa = existsSync(certPath) ? [readFileSync(certPath, 'utf8')] : [];
+  const dispatcher = new Agent({
+    connect: { ca: [...rootCertificates, ...extraCa] },
+    headersTimeout: ADMIN_REQUEST_TIMEOUT_MS,
+    bodyTimeout: ADMIN_REQUEST_TIMEOUT_MS,
+  });
+  return {
+    async call(method, path, body) {
+      const url = `${baseUrl.replace(/\/$/, '')}/api/admin/v1${path}`;
+      let response;
+      try {
+        response = await request(url, {
+          method,
+          dispatcher,
+          headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (error) {
+        throw new CliError(`cannot reach Payrail at ${baseUrl} (${(error as Error).message}); is it running? (--url)`);
+      }
+      const text = await response.body.text();
+      const parsed = parseJson(text);
+      if (response.statusCode !== 200) {
+        const errors = (parsed?.['errors'] as { code: string; message: string }[] | undefined) ?? [];
+        const reason = errors.map((error) => `${error.code}: ${error.message}`).join('; ') || text.slice(0, 200);
+        throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`);
+      }
+      if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`);
+      return parsed;
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+function readAdminKeyFile(dataDir: string): string {
+  const path = adminKeyPath(dataDir);
+  if (!existsSync(path)) {
+    throw new CliError(`no admin key: set PAYRAIL_ADMIN_KEY, or run the CLI where ${path} exists (PAYRAIL_DATA_DIR)`);
+  }
+  return readFileSync(path, 'utf8').trim();
+}
+
+function parseJson(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

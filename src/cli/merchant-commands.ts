@@ -1,0 +1,77 @@
+import { CliError, type AdminClient } from './admin-client.ts';
+
+export interface MerchantCommandOptions {
+  name?: string | undefined;
+  id?: string | undefined;
+  environment?: string | undefined;
+  json: boolean;
+}
+
+interface MerchantSummary {
+  id: number;
+  name: string;
+  status: string;
+  created_at: string;
+  keys: { environment: string; prefix: string }[];
+}
+
+export async function runMerchantCommand(
+  client: AdminClient,
+  action: string | undefined,
+  options: MerchantCommandOptions,
+  print: (line: string) => void,
+): Promise<void> {
+  switch (action) {
+    case 'create': {
+      if (!options.name) throw new CliError('merchant create needs --name <name>');
+      const answer = await client.call('POST', '/merchants', { name: options.name });
+      const merchant = answer['merchant'] as { id: number; name: string; sandbox_key: string; production_key: string };
+      if (options.json) return print(JSON.stringify(merchant));
+      print(`Merchant #${merchant.id} "${merchant.name}" created. Keys are shown once:`);
+      print(`  sandbox key:    ${merchant.sandbox_key}`);
+      print(`  production key: ${merchant.production_key}`);
+      return;
+    }
+    case 'list': {
+      const answer = await client.call('GET', '/merchants?perPage=500');
+      const merchants = answer['merchants'] as MerchantSummary[];
+      if (options.json) return print(JSON.stringify(merchants));
+      for (const merchant of merchants) print(describe(merchant));
+      if (merchants.length === 0) print('no merchants yet: payrail merchant create --name <name>');
+      return;
+    }
+    case 'get': {
+      const answer = await client.call('GET', `/merchants/${requireId(options)}`);
+      const merchant = answer['merchant'] as MerchantSummary;
+      return print(options.json ? JSON.stringify(merchant) : describe(merchant));
+    }
+    case 'rotate-key': {
+      const environment = options.environment;
+      if (environment !== 'sandbox' && environment !== 'production') {
+        throw new CliError('merchant rotate-key needs --environment sandbox|production');
+      }
+      const answer = await client.call('POST', `/merchants/${requireId(options)}/keys/${environment}/rotate`);
+      if (options.json) return print(JSON.stringify(answer));
+      return print(`New ${environment} key of merchant #${String(answer['merchant_id'])} (the old one no longer works): ${String(answer['key'])}`);
+    }
+    case 'disable':
+    case 'enable': {
+      const answer = await client.call('POST', `/merchants/${requireId(options)}/${action}`);
+      const merchant = answer['merchant'] as MerchantSummary;
+      return print(options.json ? JSON.stringify(merchant) : describe(merchant));
+    }
+    default:
+      throw new CliError(`unknown merchant command "${action ?? ''}": create | list | get | rotate-key | disable | enable`);
+  }
+}
+
+function requireId(options: MerchantCommandOptions): number {
+  const id = Number(options.id);
+  if (!Number.isSafeInteger(id) || id < 1) throw new CliError('this command needs --id <merchant id>');
+  return id;
+}
+
+function describe(merchant: MerchantSummary): string {
+  const keys = merchant.keys.map((key) => `${key.environment} ${key.prefix}`).join(', ');
+  return `#${merchant.id}\t${merchant.status}\t${merchant.name}\t(${keys})\tcreated ${merchant.created_at}`;
+}

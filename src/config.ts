@@ -1,0 +1,110 @@
+import { resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import Type, { type Static } from 'typebox';
+
+// Every setting, from the environment, in one schema (ARCHITECTURE: config.ts).
+export const ConfigEnv = Type.Object({
+  NODE_ENV: Type.String({ default: 'development' }),
+  HOST: Type.String({ default: 'localhost', description: 'listen address' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8443 }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  PAYRAIL_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+  PAYRAIL_DATA_DIR: Type.String({ default: './data' }),
+  PAYRAIL_ALLOW_EMBEDDED: Type.Boolean({ default: false }),
+  PAYRAIL_TLS_CERT: Type.Optional(Type.String()),
+  PAYRAIL_TLS_KEY: Type.Optional(Type.String()),
+  PAYRAIL_TRUST_PROXY: Type.Boolean({ default: false }),
+  PAYRAIL_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
+  PAYRAIL_ADMIN_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  PAYRAIL_MASTER_KEY: Type.Optional(Type.String()),
+  PAYRAIL_EXTRA_CURRENCIES: Type.String({ default: 'USDT:6', pattern: '^([A-Z]{3,4}:[0-9]{1,2}(,[A-Z]{3,4}:[0-9]{1,2})*)?$' }),
+  PAYRAIL_LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+  PAYRAIL_DEMO_MERCHANT: Type.Boolean({ default: true }),
+  PAYRAIL_PAYMENT_EXPIRY_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 30 }),
+});
+
+type ConfigEnvValues = Static<typeof ConfigEnv>;
+
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  databaseUrl: string | null;
+  dbPoolMax: number;
+  dataDir: string;
+  allowEmbedded: boolean;
+  tlsCertPath: string | null;
+  tlsKeyPath: string | null;
+  trustProxy: boolean;
+  publicUrl: string;
+  adminKey: string | null;
+  masterKey: string | null;
+  extraCurrencies: Record<string, number>;
+  logLevel: string;
+  demoMerchant: boolean;
+  paymentExpiryMinutes: number;
+}
+
+export class ConfigError extends Error {}
+
+const validateEnv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile(ConfigEnv);
+
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(ConfigEnv.properties)) {
+    const raw = environment[name];
+    if (raw === undefined || raw === '') continue;
+    const isBoolean = (ConfigEnv.properties as Record<string, { type?: string }>)[name]?.type === 'boolean';
+    values[name] = isBoolean ? normalizeBoolean(raw) : raw;
+  }
+  if (!validateEnv(values)) {
+    const problems = (validateEnv.errors ?? []).map((error) => `${error.instancePath.slice(1) || 'config'} ${error.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return toConfig(values as ConfigEnvValues);
+}
+
+function toConfig(env: ConfigEnvValues): Config {
+  if (Boolean(env.PAYRAIL_TLS_CERT) !== Boolean(env.PAYRAIL_TLS_KEY)) {
+    throw new ConfigError('PAYRAIL_TLS_CERT and PAYRAIL_TLS_KEY must be set together');
+  }
+  const publicHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  return {
+    nodeEnv: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    databaseUrl: env.DATABASE_URL ?? null,
+    dbPoolMax: env.PAYRAIL_DB_POOL_MAX,
+    dataDir: resolve(env.PAYRAIL_DATA_DIR),
+    allowEmbedded: env.PAYRAIL_ALLOW_EMBEDDED,
+    tlsCertPath: env.PAYRAIL_TLS_CERT ?? null,
+    tlsKeyPath: env.PAYRAIL_TLS_KEY ?? null,
+    trustProxy: env.PAYRAIL_TRUST_PROXY,
+    publicUrl: env.PAYRAIL_PUBLIC_URL ?? `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${env.PORT}`,
+    adminKey: env.PAYRAIL_ADMIN_KEY ?? null,
+    masterKey: env.PAYRAIL_MASTER_KEY ?? null,
+    extraCurrencies: parseExtraCurrencies(env.PAYRAIL_EXTRA_CURRENCIES),
+    logLevel: env.PAYRAIL_LOG_LEVEL,
+    demoMerchant: env.PAYRAIL_DEMO_MERCHANT,
+    paymentExpiryMinutes: env.PAYRAIL_PAYMENT_EXPIRY_MINUTES,
+  };
+}
+
+function normalizeBoolean(raw: string): string {
+  const lowered = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lowered)) return 'true';
+  if (['0', 'false', 'no', 'off'].includes(lowered)) return 'false';
+  return raw;
+}
+
+function parseExtraCurrencies(text: string): Record<string, number> {
+  const table: Record<string, number> = {};
+  for (const entry of text.split(',').filter(Boolean)) {
+    const [code, exponent] = entry.split(':');
+    table[code!] = Number(exponent);
+  }
+  return table;
+}

@@ -1,0 +1,55 @@
+import { maskPan } from '../domain/card.ts';
+import { randomHex } from '../lib/crypto.ts';
+import type { CreatePaymentRequest } from '../merchant-api/payments/create-request.ts';
+import type { Db } from '../store/database.ts';
+import { insertPayment, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
+
+const PAYMENT_TOKEN_BYTES = 16; // 32 lowercase hex characters
+
+export interface CreatePaymentOptions {
+  defaultExpiryMinutes: number;
+}
+
+// Issue 3 stops at `init`: processing (adapters, checkout) is the next step of the flow.
+export async function createPayment(
+  db: Db,
+  scope: MerchantScope,
+  request: CreatePaymentRequest,
+  options: CreatePaymentOptions,
+): Promise<PaymentRow> {
+  const now = Date.now();
+  const expiryMinutes = request.expiresInMinutes ?? (request.card ? null : options.defaultExpiryMinutes);
+  return insertPayment(db, {
+    token: randomHex(PAYMENT_TOKEN_BYTES),
+    merchantId: scope.merchantId,
+    environment: scope.environment,
+    operationType: 'pay',
+    requestVariant: request.variant,
+    status: 'init',
+    product: request.product,
+    amountMinor: request.amountMinor,
+    currency: request.currency,
+    gatewayAmountMinor: request.amountMinor,
+    gatewayCurrency: request.currency,
+    callbackUrl: request.callbackUrl,
+    redirectSuccessUrl: request.redirectSuccessUrl,
+    redirectFailUrl: request.redirectFailUrl,
+    pendingUrl: request.pendingUrl,
+    extraReturnParam: request.extraReturnParam,
+    orderNumber: request.orderNumber,
+    locale: request.locale,
+    expiresAt: expiryMinutes === null ? null : new Date(now + expiryMinutes * 60_000),
+    recurring: request.recurring,
+    recurringToken: request.recurringToken,
+    walletToken: request.walletToken,
+    needConfirmation: request.needConfirmation,
+    merchantUrl: request.merchantUrl,
+    cardMask: request.card ? maskPan(request.card.panDigits) : null,
+    cardHolder: request.card?.holder ?? null,
+    cardExpiryMonth: request.card?.expiryMonth ?? null,
+    cardExpiryYear: request.card?.expiryYear ?? null,
+    customer: request.customer,
+    recurringData: request.recurringData,
+    bankAccount: request.bankAccount,
+  });
+}

@@ -1,0 +1,66 @@
+import { ApiError } from '../lib/errors.ts';
+import { encryptWithMasterKey } from '../lib/crypto.ts';
+import {
+  generateMerchantKey,
+  merchantKeyDigest,
+  merchantKeyDisplayPrefix,
+  type KeyEnvironment,
+} from '../lib/merchant-key.ts';
+import type { Db } from '../store/database.ts';
+import {
+  findMerchant,
+  insertMerchant,
+  replaceMerchantKey,
+  setMerchantStatus,
+  type MerchantRow,
+  type StoredKey,
+} from '../store/merchants-repo.ts';
+
+export interface CreatedMerchant {
+  merchant: MerchantRow;
+  sandboxKey: string;
+  productionKey: string;
+}
+
+function sealKey(masterKey: Buffer, environment: KeyEnvironment, key: string): StoredKey {
+  return {
+    environment,
+    keyDigest: merchantKeyDigest(key),
+    keySealed: encryptWithMasterKey(masterKey, key),
+    keyPrefix: merchantKeyDisplayPrefix(key, environment),
+  };
+}
+
+export async function createMerchant(db: Db, masterKey: Buffer, name: string): Promise<CreatedMerchant> {
+  const sandboxKey = generateMerchantKey('sandbox');
+  const productionKey = generateMerchantKey('production');
+  const merchant = await insertMerchant(db, name, [
+    sealKey(masterKey, 'sandbox', sandboxKey),
+    sealKey(masterKey, 'production', productionKey),
+  ]);
+  return { merchant, sandboxKey, productionKey };
+}
+
+export async function rotateMerchantKey(
+  db: Db,
+  masterKey: Buffer,
+  merchantId: number,
+  environment: KeyEnvironment,
+): Promise<string> {
+  const key = generateMerchantKey(environment);
+  const replaced = await replaceMerchantKey(db, merchantId, sealKey(masterKey, environment, key));
+  if (!replaced) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
+  return key;
+}
+
+export async function changeMerchantStatus(db: Db, merchantId: number, status: MerchantRow['status']): Promise<MerchantRow> {
+  const merchant = await setMerchantStatus(db, merchantId, status);
+  if (!merchant) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
+  return merchant;
+}
+
+export async function getMerchant(db: Db, merchantId: number) {
+  const merchant = await findMerchant(db, merchantId);
+  if (!merchant) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
+  return merchant;
+}

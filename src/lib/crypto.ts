@@ -1,0 +1,59 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const MASTER_KEY_BYTES = 32;
+const GCM_IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function randomHex(byteCount: number): string {
+  return randomBytes(byteCount).toString('hex');
+}
+
+export function randomBase64Url(byteCount: number): string {
+  return randomBytes(byteCount).toString('base64url');
+}
+
+// Compares two strings in time independent of where they differ (lengths are compared on digests).
+export function constantTimeEqual(left: string, right: string): boolean {
+  const leftDigest = createHash('sha256').update(left, 'utf8').digest();
+  const rightDigest = createHash('sha256').update(right, 'utf8').digest();
+  return timingSafeEqual(leftDigest, rightDigest);
+}
+
+// AES-256-GCM; output is base64 of iv || tag || ciphertext.
+export function encryptWithMasterKey(masterKey: Buffer, plaintext: string): string {
+  assertMasterKey(masterKey);
+  const iv = randomBytes(GCM_IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
+}
+
+export function decryptWithMasterKey(masterKey: Buffer, sealed: string): string {
+  assertMasterKey(masterKey);
+  const packed = Buffer.from(sealed, 'base64');
+  if (packed.length < GCM_IV_BYTES + GCM_TAG_BYTES) throw new Error('sealed value is too short');
+  const iv = packed.subarray(0, GCM_IV_BYTES);
+  const tag = packed.subarray(GCM_IV_BYTES, GCM_IV_BYTES + GCM_TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, iv);
+  decipher.setAuthTag(tag);
+  const ciphertext = packed.subarray(GCM_IV_BYTES + GCM_TAG_BYTES);
+  return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+}
+
+// Accepts 64 hex characters or base64 of 32 bytes.
+export function parseMasterKey(text: string): Buffer {
+  const trimmed = text.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+  if (key.length !== MASTER_KEY_BYTES) {
+    throw new Error('PAYRAIL_MASTER_KEY must be 32 bytes: 64 hex characters or base64');
+  }
+  return key;
+}
+
+function assertMasterKey(masterKey: Buffer): void {
+  if (masterKey.length !== MASTER_KEY_BYTES) throw new Error('master key must be 32 bytes');
+}

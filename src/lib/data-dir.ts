@@ -1,0 +1,53 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class DataDirLockedError extends Error {}
+
+export function ensureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
+// One process owns a data folder: PGlite is single-process, and two writers would corrupt it.
+export function lockDataDir(dataDir: string): () => void {
+  ensureDataDir(dataDir);
+  const lockPath = join(dataDir, 'payrail.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const descriptor = openSync(lockPath, 'wx', 0o600);
+      writeSync(descriptor, String(process.pid));
+      closeSync(descriptor);
+      return () => rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holderPid = Number(readFileSync(lockPath, 'utf8').trim());
+      if (Number.isInteger(holderPid) && holderPid > 0 && isProcessAlive(holderPid)) {
+        throw new DataDirLockedError(
+          `the data folder ${dataDir} is in use by another Payrail process (pid ${holderPid}); ` +
+            'stop it first, or point PAYRAIL_DATA_DIR at another folder',
+        );
+      }
+      rmSync(lockPath, { force: true }); // stale lock of a process that died
+    }
+  }
+  throw new DataDirLockedError(`could not lock the data folder ${dataDir}`);
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// Reads a secret file, or creates it with a fresh value (mode 0600). Returns whether it was created.
+export function readOrCreateSecretFile(path: string, create: () => string): { value: string; created: boolean } {
+  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
+  const value = create();
+  const descriptor = openSync(path, 'wx', 0o600);
+  writeSync(descriptor, `${value}\n`);
+  closeSync(descriptor);
+  chmodSync(path, 0o600);
+  return { value, created: true };
+}

@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { adminClient, CliError } from './cli/admin-client.ts';
+import { runMerchantCommand } from './cli/merchant-commands.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DataDirLockedError } from './lib/data-dir.ts';
+import { openStore } from './runtime/open-store.ts';
+import { startApi } from './runtime/start-api.ts';
+
+const USAGE = `Usage: payrail <command> [options]
+
+  start [--role all|api]       start the service (default: everything in one process)
+  migrate                      apply database migrations and exit
+  merchant create --name NAME  create a merchant and print its sandbox and production keys
+  merchant list                list merchants
+  merchant get --id ID
+  merchant rotate-key --id ID --environment sandbox|production
+  merchant disable --id ID | merchant enable --id ID
+
+Options: --url URL (admin commands; default PAYRAIL_PUBLIC_URL or https://localhost:8443), --json, --help
+Configuration comes from the environment; see the README.`;
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      role: { type: 'string', default: 'all' },
+      name: { type: 'string' },
+      id: { type: 'string' },
+      environment: { type: 'string' },
+      url: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, action] = positionals;
+  if (values.help || !command) {
+    print(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      return start(config, values.role);
+    case 'migrate': {
+      const store = await openStore(config);
+      await store.close();
+      print(`migrations applied (${config.databaseUrl ? 'postgres' : `pglite in ${config.dataDir}`})`);
+      return 0;
+    }
+    case 'merchant': {
+      const client = adminClient(config, values.url ?? config.publicUrl);
+      try {
+        await runMerchantCommand(client, action, { ...values }, print);
+      } finally {
+        await client.close();
+      }
+      return 0;
+    }
+    default:
+      process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+async function start(config: Config, role: string): Promise<number> {
+  if (role !== 'all' && role !== 'api') {
+    throw new CliError(`role "${role}" is not available yet: this version runs --role all or --role api`);
+  }
+  const running = await startApi(config, print);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    running.app.log.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return new Promise<number>(() => {}); // runs until a signal
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof CliError || error instanceof ConfigError || error instanceof DataDirLockedError;
+    const isUsage = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`payrail: ${known || isUsage ? (error as Error).message : (error as Error).stack}\n`);
+    process.exit(isUsage ? 2 : 1);
+  },
+);

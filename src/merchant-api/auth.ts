@@ -1,0 +1,27 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthenticatedMerchant } from '../app-context.ts';
+import { constantTimeEqual } from '../lib/crypto.ts';
+import { bearerToken } from '../lib/bearer.ts';
+import { ApiError } from '../lib/errors.ts';
+import { looksLikeMerchantKey, merchantKeyDigest } from '../lib/merchant-key.ts';
+import { findKeyOwner } from '../store/merchants-repo.ts';
+
+const unauthorized = () => new ApiError('unauthorized', 401, 'a valid merchant key is required: Authorization: Bearer <key>');
+
+// spec 5.1: every merchant request carries its key; the key decides merchant and environment.
+export function registerMerchantAuth(app: FastifyInstance): void {
+  app.decorateRequest('merchant', null);
+  app.addHook('onRequest', async (request) => {
+    request.merchant = await authenticateMerchant(app, request);
+  });
+}
+
+async function authenticateMerchant(app: FastifyInstance, request: FastifyRequest): Promise<AuthenticatedMerchant> {
+  const key = bearerToken(request);
+  if (key === null || !looksLikeMerchantKey(key)) throw unauthorized();
+  const digest = merchantKeyDigest(key);
+  const owner = await findKeyOwner(app.payrail.database.db, digest);
+  if (!owner || !constantTimeEqual(owner.keyDigest, digest)) throw unauthorized();
+  if (owner.merchantStatus !== 'active') throw new ApiError('merchant_disabled', 403, 'this merchant is disabled');
+  return { merchantId: owner.merchantId, environment: owner.environment };
+}

@@ -1,0 +1,100 @@
+import type { CreatePaymentRequest, CustomerInput } from './create-request.ts';
+import type { PaymentRow } from '../../store/payments-repo.ts';
+
+export function checkoutUrl(publicUrl: string, payment: PaymentRow): string {
+  return `${publicUrl}/checkout/${payment.token}?locale=${payment.locale}`;
+}
+
+// spec 2.2: the create envelope differs by request variant.
+export function presentCreated(publicUrl: string, payment: PaymentRow, providerName: string) {
+  const processingUrl = checkoutUrl(publicUrl, payment);
+  if (payment.requestVariant !== 'C') {
+    return {
+      success: true as const,
+      errors: [],
+      token: payment.token,
+      processingUrl,
+      payment: { amount: String(payment.amountMinor), currency: payment.currency, status: payment.status },
+    };
+  }
+  return {
+    success: true as const,
+    result: 0,
+    status: 200,
+    errors: [],
+    token: payment.token,
+    processingUrl: [{ [providerName]: processingUrl }],
+    selectorUrl: `${publicUrl}/checkout/${payment.token}/select?locale=${payment.locale}`,
+    payment: {
+      amount: payment.amountMinor,
+      gateway_amount: payment.gatewayAmountMinor,
+      currency: payment.currency,
+      status: payment.status,
+      two_stage_mode: payment.needConfirmation,
+      commission: 0,
+    },
+  };
+}
+
+export function presentListItem(payment: PaymentRow) {
+  return {
+    id: payment.id,
+    status: payment.status,
+    token: payment.token,
+    currency: payment.currency,
+    product: payment.product,
+    redirect_success_url: payment.redirectSuccessUrl,
+    redirect_fail_url: payment.redirectFailUrl,
+    amount: payment.amountMinor,
+    created_at: payment.createdAt.toISOString(),
+    updated_at: payment.updatedAt.toISOString(),
+    extra_return_param: payment.extraReturnParam,
+    operation_type: payment.operationType,
+    order_number: payment.orderNumber,
+  };
+}
+
+export function presentDetail(payment: PaymentRow) {
+  const customer = payment.customer as CustomerInput | null;
+  const recurringData = payment.recurringData as CreatePaymentRequest['recurringData'];
+  const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
+  return {
+    ...presentListItem(payment),
+    callback_url: payment.callbackUrl,
+    pending_url: payment.pendingUrl,
+    gateway_amount: payment.gatewayAmountMinor,
+    gateway_currency: payment.gatewayCurrency,
+    locale: payment.locale,
+    expires_at: payment.expiresAt?.toISOString() ?? null,
+    two_stage_mode: payment.needConfirmation,
+    recurring: payment.recurring,
+    merchant_url: payment.merchantUrl,
+    card:
+      payment.cardMask === null
+        ? null
+        : {
+            mask: payment.cardMask,
+            holder: payment.cardHolder ?? '',
+            expires: `${String(payment.cardExpiryMonth).padStart(2, '0')}/${payment.cardExpiryYear}`,
+          },
+    customer: customer && {
+      email: customer.email,
+      first_name: customer.firstName,
+      last_name: customer.lastName,
+      address: customer.address,
+      country: customer.country,
+      city: customer.city,
+      region: customer.region,
+      postcode: customer.postcode,
+      phone: customer.phone,
+      ip: customer.ip,
+      browser: customer.browser,
+    },
+    recurring_data: recurringData && { days: recurringData.days, exp_date: recurringData.expDate },
+    bank_account: bankAccount && {
+      bank_name: bankAccount.bankName,
+      requisite_type: bankAccount.requisiteType,
+      account_number: bankAccount.accountNumber,
+    },
+  };
+}

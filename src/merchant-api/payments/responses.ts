@@ -1,0 +1,135 @@
+import Type from 'typebox';
+
+const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
+const Status = Type.String({ description: 'init | pending | approved | declined | refunded | expired' });
+
+export const CreatePaymentResponseA = Type.Object(
+  {
+    success: Type.Literal(true),
+    errors: EmptyErrors,
+    token: Type.String({ description: '32 lowercase hex characters' }),
+    processingUrl: Type.String({ description: 'the hosted payment page of this payment' }),
+    payment: Type.Object({ amount: Type.String(), currency: Type.String(), status: Status }),
+  },
+  { description: 'variants A and B (spec 2.2)' },
+);
+
+export const CreatePaymentResponseC = Type.Object(
+  {
+    success: Type.Literal(true),
+    result: Type.Integer(),
+    status: Type.Integer(),
+    errors: EmptyErrors,
+    token: Type.String(),
+    processingUrl: Type.Array(Type.Record(Type.String(), Type.String()), {
+      description: 'single-key objects: provider name → payment page URL',
+    }),
+    selectorUrl: Type.String(),
+    payment: Type.Object({
+      amount: Type.Integer(),
+      gateway_amount: Type.Integer(),
+      currency: Type.String(),
+      status: Status,
+      two_stage_mode: Type.Boolean(),
+      commission: Type.Number(),
+    }),
+  },
+  { description: 'variant C, Host-to-Host with bank_account (spec 2.2)' },
+);
+
+export const CreatePaymentResponse = Type.Union([CreatePaymentResponseA, CreatePaymentResponseC]);
+
+const listItemFields = {
+  id: Type.Integer(),
+  status: Status,
+  token: Type.String(),
+  currency: Type.String(),
+  product: Type.String(),
+  redirect_success_url: Nullable(Type.String()),
+  redirect_fail_url: Nullable(Type.String()),
+  amount: Type.Integer({ description: 'minor units' }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  extra_return_param: Nullable(Type.String()),
+  operation_type: Type.String({ description: 'pay | payout' }),
+  order_number: Nullable(Type.String()),
+};
+
+export const PaymentListItem = Type.Object(listItemFields);
+
+export const PaymentDetail = Type.Object({
+  ...listItemFields,
+  callback_url: Nullable(Type.String()),
+  pending_url: Nullable(Type.String()),
+  gateway_amount: Type.Integer(),
+  gateway_currency: Type.String(),
+  locale: Type.String(),
+  expires_at: Nullable(Type.String({ format: 'date-time' })),
+  two_stage_mode: Type.Boolean(),
+  recurring: Type.Boolean(),
+  merchant_url: Nullable(Type.String()),
+  card: Nullable(
+    Type.Object({
+      mask: Type.String({ description: 'first 6 and last 4 digits; the full PAN is never stored' }),
+      holder: Type.String(),
+      expires: Type.String({ description: 'mm/yyyy' }),
+    }),
+  ),
+  customer: Nullable(
+    Type.Object({
+      email: Type.String(),
+      first_name: Nullable(Type.String()),
+      last_name: Nullable(Type.String()),
+      address: Nullable(Type.String()),
+      country: Nullable(Type.String()),
+      city: Nullable(Type.String()),
+      region: Nullable(Type.String()),
+      postcode: Nullable(Type.String()),
+      phone: Nullable(Type.String()),
+      ip: Nullable(Type.String()),
+      browser: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+    }),
+  ),
+  recurring_data: Nullable(Type.Object({ days: Type.Integer(), exp_date: Type.String() })),
+  bank_account: Nullable(
+    Type.Object({
+      bank_name: Nullable(Type.String()),
+      requisite_type: Nullable(Type.String()),
+      account_number: Nullable(Type.String()),
+    }),
+  ),
+});
+
+export const PaymentEnvelope = Type.Object({
+  success: Type.Literal(true),
+  errors: EmptyErrors,
+  status: Type.Integer(),
+  payment: PaymentDetail,
+});
+
+export const PaymentListEnvelope = Type.Object({
+  success: Type.Literal(true),
+  errors: EmptyErrors,
+  status: Type.Integer(),
+  totalCount: Type.Integer(),
+  curentPage: Type.Integer({ description: 'spelled so, as in the spec' }),
+  perPage: Type.Integer(),
+  totalPage: Type.Integer(),
+  payments: Type.Array(PaymentListItem),
+});
+
+export const PaymentListQuery = Type.Object(
+  {
+    dateFrom: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive (UTC)' })),
+    dateTo: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive (UTC)' })),
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    perPage: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+    operationType: Type.Union([Type.Literal('pays'), Type.Literal('payouts'), Type.Literal('all')], { default: 'all' }),
+    orderNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+
+export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { createPayment } from '../../flows/create-payment.ts';
+import { findPayments, getPayment } from '../../flows/find-payments.ts';
+import { ApiError } from '../../lib/errors.ts';
+import type { CreatePaymentRequest } from './create-request.ts';
+import { presentCreated, presentDetail, presentListItem } from './present.ts';
+import {
+  CreatePaymentResponse,
+  PaymentEnvelope,
+  PaymentListEnvelope,
+  PaymentListQuery,
+  TokenParams,
+} from './responses.ts';
+import { CreatePaymentBody } from './schemas.ts';
+import { createPaymentValidator } from './validate-create.ts';
+
+const security = [{ merchantKey: [] }];
+
+export async function paymentRoutes(app: FastifyInstance): Promise<void> {
+  const { config, currencies } = app.payrail;
+  const validateCreate = createPaymentValidator({ currencies });
+
+  app.post(
+    '/api/v1/payments',
+    {
+      schema: {
+        summary: 'Create a payment (variants A, B and C of spec 2.1)',
+        tags: ['payments'],
+        security,
+        body: CreatePaymentBody,
+        response: { 200: CreatePaymentResponse },
+      },
+      validatorCompiler: () => (body: unknown) => {
+        const outcome = validateCreate(body);
+        if (outcome.ok) return { value: outcome.request };
+        return { error: new ApiError('invalid_field', 422, 'the request body breaks the rules of spec 2.1', outcome.errors) };
+      },
+    },
+    async (request) => {
+      const merchant = request.merchant!;
+      const payment = await createPayment(app.payrail.database.db, merchant, request.body as CreatePaymentRequest, {
+        defaultExpiryMinutes: config.paymentExpiryMinutes,
+      });
+      return presentCreated(config.publicUrl, payment, merchant.environment === 'sandbox' ? 'sandbox' : 'default');
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof PaymentListQuery> }>(
+    '/api/v1/payments',
+    {
+      schema: {
+        summary: 'List payments, newest first (spec 2.3)',
+        tags: ['payments'],
+        security,
+        querystring: PaymentListQuery,
+        response: { 200: PaymentListEnvelope },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      if (query.orderNumber !== undefined && query.order_number !== undefined && query.orderNumber !== query.order_number) {
+        throw new ApiError('mixed_spelling', 422, 'orderNumber and order_number differ', [
+          { code: 'mixed_spelling', field: 'orderNumber', message: 'give orderNumber or order_number, not both' },
+        ]);
+      }
+      const found = await findPayments(app.payrail.database.db, request.merchant!, {
+        dateFrom: query.dateFrom ?? null,
+        dateTo: query.dateTo ?? null,
+        page: query.page,
+        perPage: query.perPage,
+        operationType: query.operationType,
+        orderNumber: query.orderNumber ?? query.order_number ?? null,
+      });
+      return {
+        success: true as const,
+        errors: [],
+        status: 200,
+        totalCount: found.total,
+        curentPage: found.page,
+        perPage: found.perPage,
+        totalPage: found.pageCount,
+        payments: found.rows.map(presentListItem),
+      };
+    },
+  );
+
+  app.get<{ Params: Static<typeof TokenParams> }>(
+    '/api/v1/payments/:token',
+    {
+      schema: {
+        summary: 'Get one payment (spec 2.3)',
+        tags: ['payments'],
+        security,
+        params: TokenParams,
+        response: { 200: PaymentEnvelope },
+      },
+    },
+    async (request) => {
+      const payment = await getPayment(app.payrail.database.db, request.merchant!, request.params.token);
+      return { success: true as const, errors: [], status: 200, payment: presentDetail(payment) };
+    },
+  );
+}
