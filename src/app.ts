@@ -37,6 +37,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   const withTls = options.https ? ({ ...serverOptions, https: options.https } as FastifyServerOptions) : serverOptions;
   const app = Fastify(withTls) as unknown as FastifyInstance;
   app.decorate('payrail', context);
+  app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
   registerErrorHandling(app);
 
   app.addHook('onRequest', async (request, reply) => {

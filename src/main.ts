@@ -1,10 +1,7 @@
 import { parseArgs } from 'node:util';
-import { adminClient, CliError } from './cli/admin-client.ts';
-import { runMerchantCommand } from './cli/merchant-commands.ts';
+import { CliError } from './cli/cli-error.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './lib/data-dir.ts';
-import { openStore } from './runtime/open-store.ts';
-import { startApi } from './runtime/start-api.ts';
 
 const USAGE = `Usage: payrail <command> [options]
 
@@ -45,12 +42,16 @@ async function main(argv: string[]): Promise<number> {
     case 'start':
       return start(config, values.role);
     case 'migrate': {
+      // Loaded on demand: admin commands should start fast, without the database engines.
+      const { openStore } = await import('./runtime/open-store.ts');
       const store = await openStore(config);
       await store.close();
       print(`migrations applied (${config.databaseUrl ? 'postgres' : `pglite in ${config.dataDir}`})`);
       return 0;
     }
     case 'merchant': {
+      const { adminClient } = await import('./cli/admin-client.ts');
+      const { runMerchantCommand } = await import('./cli/merchant-commands.ts');
       const client = adminClient(config, values.url ?? config.publicUrl);
       try {
         await runMerchantCommand(client, action, { ...values }, print);
@@ -69,6 +70,7 @@ async function start(config: Config, role: string): Promise<number> {
   if (role !== 'all' && role !== 'api') {
     throw new CliError(`role "${role}" is not available yet: this version runs --role all or --role api`);
   }
+  const { startApi } = await import('./runtime/start-api.ts');
   const running = await startApi(config, print);
   let stopping = false;
   const stop = (signal: string) => {

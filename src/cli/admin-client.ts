@@ -2,12 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Config } from '../config.ts';
+import { CliError } from './cli-error.ts';
 import { selfSignedCertPath } from '../lib/tls.ts';
 import { adminKeyPath } from '../runtime/secrets.ts';
 
 const ADMIN_REQUEST_TIMEOUT_MS = 15_000;
-
-export class CliError extends Error {}
 
 export interface AdminClient {
   call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>>;

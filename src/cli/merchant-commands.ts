@@ -1,4 +1,5 @@
-import { CliError, type AdminClient } from './admin-client.ts';
+import type { AdminClient } from './admin-client.ts';
+import { CliError } from './cli-error.ts';
 
 export interface MerchantCommandOptions {
   name?: string | undefined;

@@ -36,11 +36,11 @@ export function registerIdempotency(app: FastifyInstance): void {
       return;
     }
     const { existing } = outcome;
-    if (existing.requestDigest !== digest) {
-      throw new ApiError('idempotency_key_reused', 422, 'this Idempotency-Key was used with a different request body');
-    }
     if (existing.state !== 'completed') {
       throw new ApiError('idempotency_key_in_use', 409, 'a request with this Idempotency-Key is still being processed');
+    }
+    if (existing.requestDigest !== digest) {
+      throw new ApiError('idempotency_key_reused', 422, 'this Idempotency-Key was used with a different request body');
     }
     return replay(reply, existing.responseStatus ?? 200, existing.responseContentType, existing.responseBody ?? '');
   });

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import type { MerchantScope } from './payments-repo.ts';
 import { idempotencyKeys } from './schema.ts';
@@ -36,10 +36,11 @@ export async function claimIdempotencyKey(
     if (inserted.length === 1) return { claimed: true };
     const [existing] = await db.select().from(idempotencyKeys).where(whereScope(scope));
     if (!existing) continue; // released between our insert and select
-    const ageMs = Date.now() - existing.createdAt.getTime();
-    const stale = ageMs > IDEMPOTENCY_TTL_MS || (existing.state === 'in_progress' && ageMs > IDEMPOTENCY_ABANDONED_MS);
-    if (!stale) return { claimed: false, existing };
-    await db.delete(idempotencyKeys).where(and(whereScope(scope), eq(idempotencyKeys.createdAt, existing.createdAt)));
+    const deletedStale = await db
+      .delete(idempotencyKeys)
+      .where(and(whereScope(scope), staleCondition()))
+      .returning({ state: idempotencyKeys.state });
+    if (deletedStale.length === 0) return { claimed: false, existing };
   }
   throw new Error('idempotency key could not be claimed');
 }
@@ -68,6 +69,15 @@ export async function deleteExpiredIdempotencyKeys(db: Db, batchSizeMax = 1000):
     )
     .returning({ key: idempotencyKeys.idempotencyKey });
   return deleted.length;
+}
+
+function staleCondition() {
+  const expiredBefore = new Date(Date.now() - IDEMPOTENCY_TTL_MS);
+  const abandonedBefore = new Date(Date.now() - IDEMPOTENCY_ABANDONED_MS);
+  return or(
+    lt(idempotencyKeys.createdAt, expiredBefore),
+    and(eq(idempotencyKeys.state, 'in_progress'), lt(idempotencyKeys.createdAt, abandonedBefore)),
+  );
 }
 
 function scopeValues(scope: IdempotencyScope) {

@@ -53,12 +53,25 @@ export interface ErrorContext {
   topLevelUnknownMessage: string;
 }
 
-export function fieldPath(instancePath: string, property?: string): string {
+const PLAIN_SEGMENT = /^[A-Za-z0-9_-]+$/;
+const ECHOED_KEY_LENGTH_MAX = 100;
+
+// Dotted path (customer.email); an empty, overlong or odd key is quoted: customer["a.b"].
+function appendSegment(path: string, segment: string): string {
+  if (PLAIN_SEGMENT.test(segment) && segment.length <= ECHOED_KEY_LENGTH_MAX) {
+    return path === '' ? segment : `${path}.${segment}`;
+  }
+  const shown = segment.length > ECHOED_KEY_LENGTH_MAX ? `${segment.slice(0, ECHOED_KEY_LENGTH_MAX)}…` : segment;
+  return `${path}[${JSON.stringify(shown)}]`;
+}
+
+function fieldPath(instancePath: string, property?: string): string {
   const segments = instancePath === ''
     ? []
     : instancePath.slice(1).split('/').map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (property !== undefined) segments.push(property);
-  return segments.length === 0 ? 'body' : segments.join('.');
+  const path = segments.reduce(appendSegment, '');
+  return path === '' ? 'body' : path;
 }
 
 function lengthMessage(error: ErrorObject): string {

@@ -100,12 +100,10 @@ export function createPaymentValidator(
   const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true }), options.currencies);
   const validateA: ValidateFunction<CreatePaymentBodyAInput> = ajv.compile(CreatePaymentBodyA);
   const validateB: ValidateFunction<CreatePaymentBodyBInput> = ajv.compile(CreatePaymentBodyB);
-  const contextFor = (spelling: 'A' | 'B'): ErrorContext => ({
-    currencies: options.currencies,
-    countries: ISO_3166_ALPHA2,
-    topLevelUnknownMessage:
-      spelling === 'A' ? 'is not a field of variant A (camelCase)' : 'is not a field of variant B (snake_case)',
-  });
+  const errorContexts: Readonly<Record<'A' | 'B', ErrorContext>> = {
+    A: { currencies: options.currencies, countries: ISO_3166_ALPHA2, topLevelUnknownMessage: 'is not a field of variant A (camelCase)' },
+    B: { currencies: options.currencies, countries: ISO_3166_ALPHA2, topLevelUnknownMessage: 'is not a field of variant B (snake_case)' },
+  };
 
   return (body) => {
     if (!isJsonObject(body)) {
@@ -115,7 +113,7 @@ export function createPaymentValidator(
     const validate = detection.spelling === 'A' ? validateA : validateB;
     const valid = validate(body);
     const pairedCamelNames = new Set(detection.mixedPairs.map(([camel]) => camel));
-    const schemaErrors = toFieldErrors(validate.errors ?? [], contextFor(detection.spelling)).filter(
+    const schemaErrors = toFieldErrors(validate.errors ?? [], errorContexts[detection.spelling]).filter(
       (error) => !(error.code === 'unknown_field' && pairedCamelNames.has(error.field)),
     );
     const errors = [...mixedSpellingErrors(detection), ...schemaErrors];

@@ -1,0 +1,83 @@
+import { createRequire } from 'node:module';
+
+// autocannon ships no type declarations; this is the part of its API the benchmark uses.
+interface AutocannonOptions {
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  duration: number; // seconds
+  timeout: number; // seconds, per request
+  tlsOptions: { ca: string }; // autocannon always sets rejectUnauthorized: false itself
+}
+
+interface Histogram {
+  mean: number;
+  p50: number;
+  p99: number;
+}
+
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram & { max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+  duration: number; // seconds
+}
+
+type Autocannon = (options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void) => unknown;
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface LoadPlan {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  durationS: number;
+  ca: string;
+}
+
+export interface LoadFigures {
+  requestsPerSecond: number; // mean of the per-second samples
+  requestsTotal: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number; // socket errors and timeouts
+  statusCounts: Record<string, number>;
+}
+
+const REQUEST_TIMEOUT_S = 10;
+
+export async function runLoad(plan: LoadPlan): Promise<LoadFigures> {
+  const result = await new Promise<AutocannonResult>((resolve, reject) => {
+    autocannon(
+      {
+        url: plan.url,
+        method: 'POST',
+        headers: plan.headers,
+        body: plan.body,
+        connections: plan.connections,
+        duration: plan.durationS,
+        timeout: REQUEST_TIMEOUT_S,
+        tlsOptions: { ca: plan.ca },
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+  });
+  const statusCounts: Record<string, number> = {};
+  for (const [status, stats] of Object.entries(result.statusCodeStats)) statusCounts[status] = stats.count;
+  return {
+    requestsPerSecond: result.requests.mean,
+    requestsTotal: result.requests.total,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors, // autocannon counts timeouts among errors as well
+    statusCounts,
+  };
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { buildCurrencyTable } from '../../src/domain/currencies.ts';
+import { randomBase64Url } from '../../src/lib/crypto.ts';
+import type { Database, Engine } from '../../src/store/database.ts';
+import { openTestDatabase } from './databases.ts';
+
+export interface TestMerchant {
+  id: number;
+  sandboxKey: string;
+  productionKey: string;
+}
+
+export interface Harness {
+  engine: Engine;
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  adminKey: string;
+  createMerchant(name?: string): Promise<TestMerchant>;
+  merchantRequest(key: string, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export const PUBLIC_URL = 'https://pay.test';
+
+// The real app on a real database, driven through inject(): nothing of ours is mocked.
+export async function startHarness(engine: Engine, environment: Record<string, string> = {}): Promise<Harness> {
+  const config = loadConfig({ PAYRAIL_PUBLIC_URL: PUBLIC_URL, PAYRAIL_DATA_DIR: '/nonexistent-test-data', ...environment });
+  const { database, drop } = await openTestDatabase(engine);
+  const adminKey = `adm_${randomBase64Url(32)}`;
+  const app = await buildApp(
+    {
+      config,
+      database,
+      masterKey: Buffer.alloc(32, 7),
+      adminKey,
+      currencies: buildCurrencyTable(config.extraCurrencies),
+    },
+    { logger: false },
+  );
+  await app.ready();
+  const harness: Harness = {
+    engine,
+    app,
+    database,
+    config,
+    adminKey,
+    async createMerchant(name = 'Test merchant') {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/merchants',
+        headers: { authorization: `Bearer ${adminKey}` },
+        payload: { name },
+      });
+      if (response.statusCode !== 200) throw new Error(`merchant create failed: ${response.body}`);
+      const merchant = response.json().merchant as { id: number; sandbox_key: string; production_key: string };
+      return { id: merchant.id, sandboxKey: merchant.sandbox_key, productionKey: merchant.production_key };
+    },
+    merchantRequest(key, options) {
+      return app.inject({ ...options, headers: { authorization: `Bearer ${key}`, ...options.headers } });
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+  return harness;
+}
+
+export const validPaymentA = {
+  product: 'Order #1001',
+  amount: 1000,
+  currency: 'USD',
+  callbackUrl: 'https://merchant.example/callback',
+  redirectSuccessUrl: 'https://merchant.example/ok',
+  redirectFailUrl: 'https://merchant.example/fail',
+  orderNumber: 'order-1001',
+  locale: 'en',
+};
