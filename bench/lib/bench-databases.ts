@@ -26,16 +26,24 @@ export async function postgresVersion(): Promise<string> {
 export interface BenchDatabase {
   name: string;
   url: string;
-  drop(): Promise<void>;
+  create(): Promise<void>;
+  drop(): Promise<void>; // also safe when create never ran or failed
 }
 
-export async function createBenchDatabase(): Promise<BenchDatabase> {
+// Names a fresh bench database; the caller registers drop() for cleanup before it calls create().
+export function newBenchDatabase(): BenchDatabase {
   const name = `payrail_bench_${randomBytes(6).toString('hex')}`;
   assertBenchName(name);
-  await withAdminClient((client) => client.query(`create database ${name}`));
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
-  return { name, url: url.toString(), drop: () => dropBenchDatabase(name) };
+  return {
+    name,
+    url: url.toString(),
+    create: async () => {
+      await withAdminClient((client) => client.query(`create database ${name}`));
+    },
+    drop: () => dropBenchDatabase(name),
+  };
 }
 
 export async function dropBenchDatabase(name: string): Promise<void> {

@@ -10,13 +10,6 @@ export function rowsOf<Row>(result: unknown): Row[] {
   return (result as { rows: Row[] }).rows;
 }
 
-export async function insertBenchMerchant(db: Db, name: string): Promise<number> {
-  const rows = rowsOf<{ id: string | number }>(await db.execute(sql`insert into merchants (name) values (${name}) returning id`));
-  const merchantId = Number(rows[0]?.id);
-  if (!Number.isSafeInteger(merchantId)) throw new Error('merchant insert returned no id');
-  return merchantId;
-}
-
 // The one statement a payment needs: the columns and values Payrail's createPayment writes, as raw SQL.
 export async function insertPaymentRaw(
   db: Db,

@@ -1,13 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { LoadFigures } from './load.ts';
+import type { Measured } from './measure.ts';
 
 export type EngineName = 'postgres' | 'pglite';
 export type ServerName = 'baseline' | 'payrail';
 
-export interface Measurement {
+export interface Measurement extends Measured {
   engine: EngineName;
   server: ServerName;
-  figures: LoadFigures;
 }
 
 export interface RunContext {
@@ -25,7 +24,8 @@ export interface RunContext {
 export const TARGET_RATIO_MIN = 0.8; // the issue's target on PostgreSQL: framework overhead at most 20 %
 const SECTION_START = '<!-- bench:payments-create:start -->';
 const SECTION_END = '<!-- bench:payments-create:end -->';
-const HEADER = ['engine', 'server', 'payments/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'Payrail/baseline'];
+const HEADER = ['engine', 'server', 'payments/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'Payrail/baseline', 'server CPU µs/payment', 'PG CPU µs/payment'];
+const optionalFigure = (value: number | null) => (value === null ? '' : value.toFixed(0));
 
 // Payrail's mean payments/s divided by the baseline's on the same engine, or null when one is missing.
 export function ratioFor(measurements: readonly Measurement[], engine: EngineName): number | null {
@@ -49,6 +49,8 @@ function tableRows(measurements: readonly Measurement[]): string[][] {
       String(figures.non2xx),
       String(figures.errors),
       ratio === null ? '' : ratio.toFixed(2),
+      optionalFigure(measurement.serverCpuUsPerRequest),
+      optionalFigure(measurement.postgresCpuUsPerRequest),
     ];
   });
 }
@@ -96,7 +98,10 @@ export function resultsSection(context: RunContext, measurements: readonly Measu
     '',
     'Baseline (`bench/baseline-server.ts`): a bare Fastify 5 HTTPS route validating the body with `CreatePaymentBodyA` ' +
       'through Fastify\'s own Ajv and running the single `INSERT … RETURNING id, token` Payrail needs, on its own fresh ' +
-      'database of the same engine; no auth lookup, idempotency, hooks or logging. Each server ran alone, as its own process.',
+      'database of the same engine; no auth lookup, idempotency, hooks or logging. Each server ran alone, as its own process. ' +
+      'CPU columns: CPU time over the measured run divided by requests, for the server process and for all PostgreSQL ' +
+      'processes of the machine (so other PostgreSQL clients running at the time would inflate it). ' +
+      'Where the difference goes: `node bench/probe.ts` adds Payrail\'s layers back to the baseline one at a time.',
     SECTION_END,
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import type { CleanupStack } from './cleanup.ts';
 
 const READY_TIMEOUT_MS = 60_000;
 const READY_POLL_INTERVAL_MS = 200;
@@ -12,6 +13,7 @@ const OUTPUT_TAIL_CHARS_MAX = 8_000;
 
 export interface ServerProcess {
   name: string;
+  pid: number;
   url: string; // https://127.0.0.1:<port>
   agent: Agent; // trusts the server's self-signed certificate
   outputTail(): string;
@@ -40,7 +42,8 @@ export async function freePort(): Promise<number> {
 }
 
 // Starts a server as its own process and resolves once GET /health answers 200 over verified HTTPS.
-export async function startServer(launch: ServerLaunch): Promise<ServerProcess> {
+// Its stop is registered with the cleanup stack at once, so an interrupt during start-up stops it too.
+export async function startServer(launch: ServerLaunch, cleanup: CleanupStack): Promise<ServerProcess> {
   const child = spawn(process.execPath, launch.args, {
     cwd: launch.cwd,
     env: { PATH: process.env['PATH'] ?? '', ...launch.env },
@@ -52,13 +55,20 @@ export async function startServer(launch: ServerLaunch): Promise<ServerProcess> 
   };
   child.stdout?.on('data', keepTail);
   child.stderr?.on('data', keepTail);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = () => stopChild(child, exited);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', (error) => {
+      keepTail(Buffer.from(`spawn failed: ${error.message}\n`));
+      resolve();
+    });
+  });
+  const stop = cleanup.defer(`stop ${launch.name}`, () => stopChild(child, exited));
   const url = `https://127.0.0.1:${launch.port}`;
   try {
     const agent = await waitUntilHealthy(launch, url, child, () => outputTail);
     return {
       name: launch.name,
+      pid: child.pid ?? 0,
       url,
       agent,
       outputTail: () => outputTail,

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { BASELINE_MERCHANT_KEY_FILE, type PayrailLayer } from './baseline-app.ts';
+import { newBenchDatabase } from './bench-databases.ts';
+import type { CleanupStack } from './cleanup.ts';
+import { postgresCpuMs, processCpuMs } from './cpu-time.ts';
+import { runLoad, type LoadFigures } from './load.ts';
+import type { EngineName, ServerName } from './report.ts';
+import { freePort, startServer, type ServerProcess } from './server-process.ts';
+import type { Settings } from './settings.ts';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+// The issue's body: variant A, redirect flow.
+export const PAYMENT_BODY_A = JSON.stringify({
+  product: 'Bench order',
+  amount: 1000,
+  currency: 'USD',
+  callbackUrl: 'https://merchant.example/callback',
+  redirectSuccessUrl: 'https://merchant.example/ok',
+  redirectFailUrl: 'https://merchant.example/fail',
+  orderNumber: 'bench-1',
+  locale: 'en',
+});
+
+export interface Target {
+  engine: EngineName;
+  server: ServerName;
+  layers: readonly PayrailLayer[]; // baseline only: Payrail layers added back (bench/probe.ts)
+  label: string; // names the server in progress lines and profile files
+}
+
+export interface Measured {
+  figures: LoadFigures;
+  serverCpuUsPerRequest: number | null; // the server process's CPU time over the measured run, per request
+  postgresCpuUsPerRequest: number | null; // all PostgreSQL processes, machine-wide
+}
+
+interface Started {
+  running: ServerProcess;
+  merchantKey: string;
+  ca: string;
+  release(): Promise<void>;
+}
+
+async function createPayrailMerchant(server: ServerProcess, adminKey: string): Promise<string> {
+  const response = await request(`${server.url}/api/admin/v1/merchants`, {
+    method: 'POST',
+    dispatcher: server.agent,
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench' }),
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`creating the bench merchant answered ${response.statusCode}: ${text}`);
+  const sandboxKey = (JSON.parse(text) as { merchant?: { sandbox_key?: unknown } }).merchant?.sandbox_key;
+  if (typeof sandboxKey !== 'string') throw new Error(`creating the bench merchant returned no sandbox_key: ${text}`);
+  return sandboxKey;
+}
+
+// A fresh data folder, a fresh database (PostgreSQL) and the server process; each registered for cleanup.
+async function launch(target: Target, settings: Settings, cleanup: CleanupStack): Promise<Started> {
+  const dataDir = mkdtempSync(join(tmpdir(), `payrail-bench-${target.engine}-${target.server}-`));
+  const removeDataDir = cleanup.defer(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
+  const database = target.engine === 'postgres' ? newBenchDatabase() : null;
+  const dropDatabase = database ? cleanup.defer(`drop database ${database.name}`, database.drop) : async () => {};
+  await database?.create();
+  const adminKey = `adm_bench_${randomBytes(24).toString('hex')}`;
+  const script = target.server === 'payrail' ? ['src/main.ts', 'start'] : ['bench/baseline-server.ts'];
+  const profileName = `${target.engine}-${target.label.replace(/[^A-Za-z0-9.-]+/g, '_')}.cpuprofile`;
+  const profiling = settings.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.cpuProfileDir, `--cpu-prof-name=${profileName}`] : [];
+  const port = await freePort();
+  const running = await startServer({
+    name: `${target.label} (${target.engine})`,
+    cwd: projectRoot,
+    args: [...profiling, ...script],
+    port,
+    dataDir,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PAYRAIL_DATA_DIR: dataDir,
+      PAYRAIL_ADMIN_KEY: adminKey,
+      PAYRAIL_LOG_LEVEL: 'warn',
+      PAYRAIL_DEMO_MERCHANT: '0',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...(target.layers.length > 0 ? { BENCH_BASELINE_LAYERS: target.layers.join(',') } : {}),
+    },
+  }, cleanup);
+  const merchantKey = target.server === 'payrail'
+    ? await createPayrailMerchant(running, adminKey)
+    : readFileSync(join(dataDir, BASELINE_MERCHANT_KEY_FILE), 'utf8');
+  return {
+    running,
+    merchantKey,
+    ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8'),
+    release: async () => {
+      await running.stop();
+      await dropDatabase();
+      await removeDataDir();
+    },
+  };
+}
+
+const perRequestUs = (beforeMs: number | null, afterMs: number | null, requests: number) =>
+  beforeMs === null || afterMs === null || requests === 0 ? null : ((afterMs - beforeMs) * 1000) / requests;
+
+// Starts the target alone, warms it up, measures one run and stops it again.
+export async function measureTarget(target: Target, settings: Settings, cleanup: CleanupStack, print: (line: string) => void): Promise<Measured> {
+  const started = await launch(target, settings, cleanup);
+  try {
+    const plan = {
+      url: `${started.running.url}/api/v1/payments`,
+      headers: { authorization: `Bearer ${started.merchantKey}`, 'content-type': 'application/json' },
+      body: PAYMENT_BODY_A,
+      connections: settings.connections,
+      ca: started.ca,
+    };
+    if (settings.warmupS > 0) {
+      print(`${target.engine} ${target.label}: warm-up ${settings.warmupS} s`);
+      await runLoad({ ...plan, durationS: settings.warmupS });
+    }
+    print(`${target.engine} ${target.label}: ${settings.connections} connections, ${settings.durationS} s`);
+    const serverCpuBeforeMs = processCpuMs(started.running.pid);
+    const postgresCpuBeforeMs = target.engine === 'postgres' ? postgresCpuMs() : null;
+    const figures = await runLoad({ ...plan, durationS: settings.durationS });
+    const serverCpuUsPerRequest = perRequestUs(serverCpuBeforeMs, processCpuMs(started.running.pid), figures.requestsTotal);
+    const postgresCpuUsPerRequest = perRequestUs(postgresCpuBeforeMs, target.engine === 'postgres' ? postgresCpuMs() : null, figures.requestsTotal);
+    if (figures.non2xx > 0) {
+      print(`  status codes: ${JSON.stringify(figures.statusCounts)}\n  server output:\n${started.running.outputTail()}`);
+    }
+    return { figures, serverCpuUsPerRequest, postgresCpuUsPerRequest };
+  } finally {
+    await started.release();
+  }
+}
