@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import type { MerchantKeyCache } from './merchant-api/key-cache.ts';
 import type { CurrencyTable } from './domain/currencies.ts';
 import type { Database } from './store/database.ts';
 import type { Environment } from './store/merchants-repo.ts';
@@ -20,6 +21,7 @@ export interface AuthenticatedMerchant {
 declare module 'fastify' {
   interface FastifyInstance {
     payrail: AppContext;
+    merchantKeyCache: MerchantKeyCache;
   }
   interface FastifyRequest {
     merchant: AuthenticatedMerchant | null;

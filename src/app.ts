@@ -9,6 +9,7 @@ import { registerErrorHandling } from './lib/error-handler.ts';
 import { ApiError } from './lib/errors.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { registerMerchantAuth } from './merchant-api/auth.ts';
+import { MERCHANT_KEYS_CHANNEL, MerchantKeyCache } from './merchant-api/key-cache.ts';
 import { registerIdempotency } from './merchant-api/idempotency.ts';
 import { paymentRoutes } from './merchant-api/payments/routes.ts';
 import { sql } from 'drizzle-orm';
@@ -37,6 +38,10 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   const withTls = options.https ? ({ ...serverOptions, https: options.https } as FastifyServerOptions) : serverOptions;
   const app = Fastify(withTls) as unknown as FastifyInstance;
   app.decorate('payrail', context);
+  const merchantKeyCache = new MerchantKeyCache();
+  app.decorate('merchantKeyCache', merchantKeyCache);
+  const stopListening = await context.database.listen(MERCHANT_KEYS_CHANNEL, () => merchantKeyCache.clear());
+  app.addHook('onClose', async () => stopListening());
   app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
   registerErrorHandling(app);
 

@@ -2,7 +2,7 @@ import { maskPan } from '../domain/card.ts';
 import { randomHex } from '../lib/crypto.ts';
 import type { CreatePaymentRequest } from '../merchant-api/payments/create-request.ts';
 import type { Db } from '../store/database.ts';
-import { insertPayment, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
+import { insertPayment, type CreatedPaymentRow, type MerchantScope } from '../store/payments-repo.ts';
 
 const PAYMENT_TOKEN_BYTES = 16; // 32 lowercase hex characters
 
@@ -16,7 +16,7 @@ export async function createPayment(
   scope: MerchantScope,
   request: CreatePaymentRequest,
   options: CreatePaymentOptions,
-): Promise<PaymentRow> {
+): Promise<CreatedPaymentRow> {
   const now = Date.now();
   const expiryMinutes = request.expiresInMinutes ?? (request.card ? null : options.defaultExpiryMinutes);
   return insertPayment(db, {

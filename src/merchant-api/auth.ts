@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticatedMerchant } from '../app-context.ts';
-import { constantTimeEqual } from '../lib/crypto.ts';
+import { timingSafeEqual } from 'node:crypto';
 import { bearerToken } from '../lib/bearer.ts';
 import { ApiError } from '../lib/errors.ts';
 import { looksLikeMerchantKey, merchantKeyDigest } from '../lib/merchant-key.ts';
@@ -20,8 +20,19 @@ async function authenticateMerchant(app: FastifyInstance, request: FastifyReques
   const key = bearerToken(request);
   if (key === null || !looksLikeMerchantKey(key)) throw unauthorized();
   const digest = merchantKeyDigest(key);
-  const owner = await findKeyOwner(app.payrail.database.db, digest);
-  if (!owner || !constantTimeEqual(owner.keyDigest, digest)) throw unauthorized();
+  let owner = app.merchantKeyCache.get(digest);
+  if (!owner) {
+    const generation = app.merchantKeyCache.generation;
+    owner = await findKeyOwner(app.payrail.database.db, digest);
+    if (!owner || !digestsEqual(owner.keyDigest, digest)) throw unauthorized();
+    app.merchantKeyCache.set(digest, owner, generation);
+  }
   if (owner.merchantStatus !== 'active') throw new ApiError('merchant_disabled', 403, 'this merchant is disabled');
   return { merchantId: owner.merchantId, environment: owner.environment };
+}
+
+function digestsEqual(storedHex: string, computedHex: string): boolean {
+  const stored = Buffer.from(storedHex, 'hex');
+  const computed = Buffer.from(computedHex, 'hex');
+  return stored.length === computed.length && timingSafeEqual(stored, computed);
 }

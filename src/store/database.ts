@@ -17,8 +17,13 @@ export interface Database {
   db: Db;
   engine: Engine;
   migrate(): Promise<void>;
+  // Calls onSignal on every NOTIFY of the channel, and whenever notifications may have been missed.
+  listen(channel: string, onSignal: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+const LISTEN_RECONNECT_DELAY_MS = 1000;
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 // Serializes migrations when several api/worker processes start against one PostgreSQL.
@@ -39,6 +44,10 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     engine: 'pglite',
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder });
+    },
+    listen: async (channel, onSignal) => {
+      assertChannel(channel);
+      return client.listen(channel, () => onSignal());
     },
     close: async () => {
       await client.close();
@@ -64,8 +73,54 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
         client.release();
       }
     },
+    listen: (channel, onSignal) => listenPostgres(url, channel, onSignal),
     close: async () => {
       await pool.end();
     },
   };
+}
+
+// A dedicated connection per listener; when it drops, the listener is told (notifications may be lost) and it reconnects.
+async function listenPostgres(url: string, channel: string, onSignal: () => void): Promise<() => Promise<void>> {
+  assertChannel(channel);
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const candidate = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    candidate.on('notification', (message) => {
+      if (message.channel === channel) onSignal();
+    });
+    candidate.on('error', () => reconnect(candidate));
+    candidate.on('end', () => reconnect(candidate));
+    await candidate.connect();
+    await candidate.query(`listen ${channel}`);
+    client = candidate;
+  };
+  const reconnect = (failed: pg.Client) => {
+    if (stopped || client !== failed) return;
+    client = null;
+    onSignal();
+    failed.end().catch(() => {});
+    const attempt = () => {
+      retry = null;
+      if (stopped) return;
+      connect().catch(() => {
+        retry = setTimeout(attempt, LISTEN_RECONNECT_DELAY_MS);
+        retry.unref();
+      });
+    };
+    retry = setTimeout(attempt, LISTEN_RECONNECT_DELAY_MS);
+    retry.unref();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}
+
+function assertChannel(channel: string): void {
+  if (!CHANNEL_PATTERN.test(channel)) throw new Error(`invalid notification channel ${channel}`);
 }

@@ -1,4 +1,5 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { MERCHANT_KEYS_CHANNEL } from '../merchant-api/key-cache.ts';
 import type { Db } from './database.ts';
 import { merchantKeys, merchants } from './schema.ts';
 
@@ -47,22 +48,29 @@ export async function countMerchants(db: Db): Promise<number> {
   return Number(row?.total ?? 0);
 }
 
+// Both changes below NOTIFY MERCHANT_KEYS_CHANNEL on commit, so every process drops its cached key owners.
 export async function setMerchantStatus(db: Db, merchantId: number, status: MerchantRow['status']): Promise<MerchantRow | null> {
-  const [row] = await db
-    .update(merchants)
-    .set({ status, updatedAt: new Date() })
-    .where(eq(merchants.id, merchantId))
-    .returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(merchants)
+      .set({ status, updatedAt: new Date() })
+      .where(eq(merchants.id, merchantId))
+      .returning();
+    await tx.execute(sql`select pg_notify(${MERCHANT_KEYS_CHANNEL}, '')`);
+    return row ?? null;
+  });
 }
 
 export async function replaceMerchantKey(db: Db, merchantId: number, key: StoredKey): Promise<boolean> {
-  const updated = await db
-    .update(merchantKeys)
-    .set({ keyDigest: key.keyDigest, keySealed: key.keySealed, keyPrefix: key.keyPrefix, rotatedAt: new Date() })
-    .where(and(eq(merchantKeys.merchantId, merchantId), eq(merchantKeys.environment, key.environment)))
-    .returning({ merchantId: merchantKeys.merchantId });
-  return updated.length === 1;
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(merchantKeys)
+      .set({ keyDigest: key.keyDigest, keySealed: key.keySealed, keyPrefix: key.keyPrefix, rotatedAt: new Date() })
+      .where(and(eq(merchantKeys.merchantId, merchantId), eq(merchantKeys.environment, key.environment)))
+      .returning({ merchantId: merchantKeys.merchantId });
+    await tx.execute(sql`select pg_notify(${MERCHANT_KEYS_CHANNEL}, '')`);
+    return updated.length === 1;
+  });
 }
 
 export interface KeyOwner {

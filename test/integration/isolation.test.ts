@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
 import { testEngines } from '../support/databases.ts';
 import { startHarness, validPaymentA, type Harness, type TestMerchant } from '../support/harness.ts';
 
@@ -87,5 +88,27 @@ describe.each(engines)('tenant and environment isolation on %s', (engine) => {
     expect(refused.json().errors[0].code).toBe('merchant_disabled');
     await admin(`/api/admin/v1/merchants/${merchant.id}/enable`);
     expect((await list(merchant.sandboxKey)).statusCode).toBe(200);
+  });
+});
+
+describe.each(engines.filter((engine) => engine === 'postgres'))('key rotation across processes on %s', (engine) => {
+  it('stops the old key in a second api process that had it cached', async () => {
+    const first = await startHarness(engine);
+    const second = await buildApp({ ...first.app.payrail }, { logger: false });
+    try {
+      const merchant = await first.createMerchant('Two processes');
+      const listOn = (app: typeof second, key: string) =>
+        app.inject({ method: 'GET', url: '/api/v1/payments', headers: { authorization: `Bearer ${key}` } });
+      expect((await listOn(second, merchant.sandboxKey)).statusCode).toBe(200); // now cached in the second app
+      await first.app.inject({
+        method: 'POST',
+        url: `/api/admin/v1/merchants/${merchant.id}/keys/sandbox/rotate`,
+        headers: { authorization: `Bearer ${first.adminKey}` },
+      });
+      await expect.poll(async () => (await listOn(second, merchant.sandboxKey)).statusCode, { timeout: 2000, interval: 20 }).toBe(401);
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 });

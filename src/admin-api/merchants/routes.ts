@@ -73,6 +73,7 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { id, environment } = request.params;
       const key = await rotateMerchantKey(database.db, masterKey, id, environment);
+      app.merchantKeyCache.clear(); // this process at once; the others on the NOTIFY
       return { success: true as const, merchant_id: id, environment, key };
     },
   );
@@ -86,6 +87,7 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
       { schema: { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a merchant`, tags, security, params: MerchantIdParams, response: { 200: MerchantEnvelope } } },
       async (request) => {
         await changeMerchantStatus(database.db, request.params.id, status);
+        app.merchantKeyCache.clear();
         return { success: true as const, merchant: presentMerchant(await getMerchant(database.db, request.params.id)) };
       },
     );

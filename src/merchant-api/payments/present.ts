@@ -1,12 +1,12 @@
 import type { CreatePaymentRequest, CustomerInput } from './create-request.ts';
-import type { PaymentRow } from '../../store/payments-repo.ts';
+import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
 
-export function checkoutUrl(publicUrl: string, payment: PaymentRow): string {
+export function checkoutUrl(publicUrl: string, payment: Pick<PaymentRow, 'token' | 'locale'>): string {
   return `${publicUrl}/checkout/${payment.token}?locale=${payment.locale}`;
 }
 
 // spec 2.2: the create envelope differs by request variant.
-export function presentCreated(publicUrl: string, payment: PaymentRow, providerName: string) {
+export function presentCreated(publicUrl: string, payment: CreatedPaymentRow, providerName: string) {
   const processingUrl = checkoutUrl(publicUrl, payment);
   if (payment.requestVariant !== 'C') {
     return {
