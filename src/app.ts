@@ -45,13 +45,16 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
   registerErrorHandling(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback-style hook: this runs on every request, and skips a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');
     if (context.config.trustProxy && request.url !== '/health' && request.headers['x-forwarded-proto'] !== 'https') {
-      throw new ApiError('https_required', 403, 'Payrail accepts HTTPS only');
+      done(new ApiError('https_required', 403, 'Payrail accepts HTTPS only'));
+      return;
     }
+    done();
   });
 
   await registerDocs(app);
