@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import type { AdapterClient } from './gateways/http-adapter-client.ts';
 import type { MerchantKeyCache } from './merchant-api/key-cache.ts';
 import type { CurrencyTable } from './domain/currencies.ts';
 import type { Database } from './store/database.ts';
@@ -11,6 +12,7 @@ export interface AppContext {
   masterKey: Buffer;
   adminKey: string;
   currencies: CurrencyTable;
+  adapterClient: AdapterClient;
 }
 
 export interface AuthenticatedMerchant {

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
+import { Agent } from 'undici';
+import { sandboxAdapterRoutes } from './sandbox-adapter/routes.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { gatewayAdminRoutes } from './admin-api/gateways/routes.ts';
 import { merchantAdminRoutes } from './admin-api/merchants/routes.ts';
 import { registerAdminAuth } from './admin-api/auth.ts';
 import type { AppContext } from './app-context.ts';
@@ -11,7 +15,9 @@ import { loggerOptions } from './lib/logger.ts';
 import { registerMerchantAuth } from './merchant-api/auth.ts';
 import { MERCHANT_KEYS_CHANNEL, MerchantKeyCache } from './merchant-api/key-cache.ts';
 import { registerIdempotency } from './merchant-api/idempotency.ts';
+import { providerCallbackRoutes } from './gateways/callback-routes.ts';
 import { paymentRoutes } from './merchant-api/payments/routes.ts';
+import { notificationRoutes } from './merchant-api/payments/notification-routes.ts';
 import { sql } from 'drizzle-orm';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -20,6 +26,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface BuildOptions {
   https?: { cert: string; key: string } | null;
   logger?: boolean;
+  api?: boolean; // false: a worker process, which serves /health only
 }
 
 // Builds the whole HTTP surface; never listens (main.ts does), so tests drive it with inject().
@@ -64,16 +71,30 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     return reply.send({ status: 'ok' });
   });
 
+  if (options.api === false) return app;
+
+  await app.register(providerCallbackRoutes);
+  // The sandbox acquirer, mounted in-process; Payrail reaches it over HTTP like any adapter (spec 1).
+  const ownCertAgent = new Agent({ connect: options.https ? { ca: [...rootCertificates, options.https.cert] } : {} });
+  app.addHook('onClose', async () => ownCertAgent.close());
+  await app.register(sandboxAdapterRoutes, {
+    prefix: '/sandbox-adapter',
+    publicBaseUrl: `${context.config.publicUrl}/sandbox-adapter`,
+    callbackDispatcher: ownCertAgent,
+  });
+
   await app.register(async (merchantScope) => {
     registerMerchantAuth(merchantScope);
     registerIdempotency(merchantScope);
     await merchantScope.register(paymentRoutes);
+    await merchantScope.register(notificationRoutes);
   });
 
   await app.register(
     async (adminScope) => {
       registerAdminAuth(adminScope);
       await adminScope.register(merchantAdminRoutes);
+      await adminScope.register(gatewayAdminRoutes);
     },
     { prefix: '/api/admin/v1' },
   );

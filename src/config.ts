@@ -24,6 +24,12 @@ export const ConfigEnv = Type.Object({
   ),
   PAYRAIL_DEMO_MERCHANT: Type.Boolean({ default: true }),
   PAYRAIL_PAYMENT_EXPIRY_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 30 }),
+  PAYRAIL_SANDBOX_ADAPTER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 120, default: 15 }),
+  PAYRAIL_SANDBOX_FINAL_WAITING_S: Type.Integer({ minimum: 0, maximum: 3600, default: 15 }),
+  PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', pattern: '^[0-9]+-[0-9]*:[0-9]+(,[0-9]+-[0-9]*:[0-9]+)*$' }),
+  PAYRAIL_ALLOW_PRIVATE_CALLBACKS: Type.Boolean({ default: false }),
+  PAYRAIL_WORKER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
 });
 
 type ConfigEnvValues = Static<typeof ConfigEnv>;
@@ -46,6 +52,12 @@ export interface Config {
   logLevel: string;
   demoMerchant: boolean;
   paymentExpiryMinutes: number;
+  sandboxAdapterUrl: string;
+  sandboxResponseTimeoutS: number;
+  sandboxFinalWaitingS: number;
+  sandboxStatusRates: Record<string, number>;
+  allowPrivateCallbacks: boolean;
+  workerPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +84,7 @@ function toConfig(env: ConfigEnvValues): Config {
     throw new ConfigError('PAYRAIL_TLS_CERT and PAYRAIL_TLS_KEY must be set together');
   }
   const publicHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  const publicUrl = env.PAYRAIL_PUBLIC_URL ?? `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${env.PORT}`;
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
@@ -83,13 +96,24 @@ function toConfig(env: ConfigEnvValues): Config {
     tlsCertPath: env.PAYRAIL_TLS_CERT ?? null,
     tlsKeyPath: env.PAYRAIL_TLS_KEY ?? null,
     trustProxy: env.PAYRAIL_TRUST_PROXY,
-    publicUrl: env.PAYRAIL_PUBLIC_URL ?? `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${env.PORT}`,
+    publicUrl,
     adminKey: env.PAYRAIL_ADMIN_KEY ?? null,
     masterKey: env.PAYRAIL_MASTER_KEY ?? null,
     extraCurrencies: parseExtraCurrencies(env.PAYRAIL_EXTRA_CURRENCIES),
     logLevel: env.PAYRAIL_LOG_LEVEL,
     demoMerchant: env.PAYRAIL_DEMO_MERCHANT,
     paymentExpiryMinutes: env.PAYRAIL_PAYMENT_EXPIRY_MINUTES,
+    sandboxAdapterUrl: env.PAYRAIL_SANDBOX_ADAPTER_URL ?? `${publicUrl}/sandbox-adapter`,
+    sandboxResponseTimeoutS: env.PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S,
+    sandboxFinalWaitingS: env.PAYRAIL_SANDBOX_FINAL_WAITING_S,
+    sandboxStatusRates: Object.fromEntries(
+      env.PAYRAIL_SANDBOX_STATUS_RATES.split(',').map((entry) => {
+        const [range, seconds] = entry.split(':');
+        return [range!, Number(seconds)];
+      }),
+    ),
+    allowPrivateCallbacks: env.PAYRAIL_ALLOW_PRIVATE_CALLBACKS,
+    workerPollMs: env.PAYRAIL_WORKER_POLL_MS,
   };
 }
 

@@ -5,7 +5,7 @@ import { DataDirLockedError } from './lib/data-dir.ts';
 
 const USAGE = `Usage: payrail <command> [options]
 
-  start [--role all|api]       start the service (default: everything in one process)
+  start [--role all|api|worker|sandbox-adapter]  start the service (default: everything in one process)
   migrate                      apply database migrations and exit
   merchant create --name NAME  create a merchant and print its sandbox and production keys
   merchant list                list merchants
@@ -67,11 +67,19 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function start(config: Config, role: string): Promise<number> {
-  if (role !== 'all' && role !== 'api') {
-    throw new CliError(`role "${role}" is not available yet: this version runs --role all or --role api`);
+  if (role === 'sandbox-adapter') {
+    const { startSandboxAdapterRole } = await import('./runtime/start-sandbox-adapter.ts');
+    return waitForSignal(await startSandboxAdapterRole(config, print));
+  }
+  if (role !== 'all' && role !== 'api' && role !== 'worker') {
+    throw new CliError(`unknown role "${role}": all | api | worker | sandbox-adapter`);
   }
   const { startApi } = await import('./runtime/start-api.ts');
-  const running = await startApi(config, print);
+  const running = await startApi(config, print, { api: role !== 'worker', worker: role !== 'api' });
+  return waitForSignal(running);
+}
+
+async function waitForSignal(running: { app: { log: { info(object: object, message: string): void } }; stop(): Promise<void> }): Promise<number> {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteSho
 import type { AppContext } from '../../src/app-context.ts';
 import type { Config } from '../../src/config.ts';
 import { buildCurrencyTable } from '../../src/domain/currencies.ts';
+import { createAdapterClient } from '../../src/gateways/http-adapter-client.ts';
 import { createPayment } from '../../src/flows/create-payment.ts';
 import { bearerToken } from '../../src/lib/bearer.ts';
 import { constantTimeEqual, randomHex } from '../../src/lib/crypto.ts';
@@ -82,7 +83,7 @@ export async function buildBaselineApp(options: BaselineOptions): Promise<Fastif
     };
   }
   const app = Fastify({ ...serverOptions, https: options.tls } as FastifyServerOptions) as unknown as FastifyInstance;
-  const context: AppContext = { config, database, masterKey: randomBytes(32), adminKey: randomHex(32), currencies };
+  const context: AppContext = { config, database, masterKey: randomBytes(32), adminKey: randomHex(32), currencies, adapterClient: createAdapterClient() };
   app.decorate('payrail', context);
   if (layers.has('hooks')) {
     registerErrorHandling(app);

@@ -7,6 +7,8 @@ import { loadTls } from '../lib/tls.ts';
 import { deleteExpiredIdempotencyKeys } from '../store/idempotency-repo.ts';
 import { countMerchants } from '../store/merchants-repo.ts';
 import { openStore } from './open-store.ts';
+import { createAdapterClient } from '../gateways/http-adapter-client.ts';
+import { startWorkers, type RunningWorkers } from '../workers/runner.ts';
 import { loadSecrets } from './secrets.ts';
 
 const IDEMPOTENCY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -17,22 +19,30 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-export async function startApi(config: Config, print: (line: string) => void): Promise<RunningApi> {
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+}
+
+export async function startApi(config: Config, print: (line: string) => void, roles: Roles = { api: true, worker: true }): Promise<RunningApi> {
   const secrets = loadSecrets(config);
   const store = await openStore(config);
   let app: FastifyInstance | null = null;
+  let workers: RunningWorkers | null = null;
+  const tls = config.trustProxy ? null : await loadTls(config.dataDir, config.tlsCertPath, config.tlsKeyPath);
+  // Our own certificate is trusted for adapter calls: the in-process sandbox is reached over HTTPS like any adapter.
+  const adapterClient = createAdapterClient({ extraCa: tls ? [tls.cert] : [] });
   try {
-    const tls = config.trustProxy ? null : await loadTls(config.dataDir, config.tlsCertPath, config.tlsKeyPath);
-    app = await buildApp(
-      {
-        config,
-        database: store.database,
-        masterKey: secrets.masterKey,
-        adminKey: secrets.adminKey,
-        currencies: buildCurrencyTable(config.extraCurrencies),
-      },
-      { https: tls && { cert: tls.cert, key: tls.key } },
-    );
+    const context = {
+      config,
+      database: store.database,
+      masterKey: secrets.masterKey,
+      adminKey: secrets.adminKey,
+      currencies: buildCurrencyTable(config.extraCurrencies),
+      adapterClient,
+    };
+    app = await buildApp(context, { https: tls && { cert: tls.cert, key: tls.key }, api: roles.api });
+    if (roles.worker) workers = startWorkers({ context, adapterClient }, app.log, config.workerPollMs);
     await app.listen({ host: config.host, port: config.port });
     const url = tls ? `https://${displayHost(config.host)}:${config.port}` : `http://${displayHost(config.host)}:${config.port}`;
     print(`Payrail is listening on ${url} (${store.database.engine}${tls ? '' : ', plain HTTP behind a TLS proxy'})`);
@@ -51,12 +61,16 @@ export async function startApi(config: Config, print: (line: string) => void): P
       url,
       stop: async () => {
         clearInterval(sweep);
+        await workers?.stop();
         await running.close();
+        await adapterClient.close();
         await store.close();
       },
     };
   } catch (error) {
+    await workers?.stop();
     await app?.close().catch(() => {});
+    await adapterClient.close();
     await store.close();
     throw error;
   }

@@ -99,3 +99,11 @@ export async function findKeyOwner(db: Db, keyDigest: string): Promise<KeyOwner 
 async function keysOf(db: Db, merchantId: number): Promise<MerchantKeyRow[]> {
   return db.select().from(merchantKeys).where(eq(merchantKeys.merchantId, merchantId)).orderBy(merchantKeys.environment);
 }
+
+export async function findMerchantKeySealed(db: Db, merchantId: number, environment: Environment): Promise<string | null> {
+  const [row] = await db
+    .select({ keySealed: merchantKeys.keySealed })
+    .from(merchantKeys)
+    .where(and(eq(merchantKeys.merchantId, merchantId), eq(merchantKeys.environment, environment)));
+  return row?.keySealed ?? null;
+}

@@ -80,11 +80,24 @@ export const payments = pgTable(
     customer: jsonb('customer'),
     recurringData: jsonb('recurring_data'),
     bankAccount: jsonb('bank_account'),
+    gatewayId: bigint('gateway_id', { mode: 'number' }),
+    gatewayAlias: text('gateway_alias'),
+    gatewayToken: text('gateway_token'),
+    declineReason: text('decline_reason'),
+    gatewayDetails: jsonb('gateway_details'),
+    providerResponseData: jsonb('provider_response_data'),
+    recurringGatewayToken: text('recurring_gateway_token'),
+    redirectRequest: jsonb('redirect_request'),
+    requisites: jsonb('requisites'),
+    finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('payments_token_idx').on(table.token),
+    index('payments_expiry_idx')
+      .on(table.expiresAt)
+      .where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
     index('payments_merchant_env_created_idx').on(
       table.merchantId,
       table.environment,
@@ -117,4 +130,91 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [table.merchantId, table.environment, table.idempotencyKey] }),
     index('idempotency_keys_created_idx').on(table.createdAt),
   ],
+);
+
+// A merchant's gateway per environment (spec 2.10); settings hold secrets, so they are stored sealed.
+export const gateways = pgTable(
+  'gateways',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+    alias: text('alias').notNull(),
+    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    settingsSealed: text('settings_sealed').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('gateways_merchant_env_alias_idx').on(table.merchantId, table.environment, table.alias)],
+);
+
+// Adapter interaction logs of a payment (spec 2.9 logs), redacted before they are written.
+export const paymentLogs = pgTable(
+  'payment_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    kind: text('kind').notNull(),
+    entry: jsonb('entry').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('payment_logs_payment_idx').on(table.paymentId, table.id)],
+);
+
+// Work caused by a state change, written in the same transaction; workers claim due rows with SKIP LOCKED.
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    topic: text('topic', { enum: ['status_check', 'notification'] }).notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    eventId: text('event_id'),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`),
+    index('outbox_payment_idx').on(table.paymentId),
+  ],
+);
+
+export const notificationAttempts = pgTable(
+  'notification_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    eventId: text('event_id').notNull(),
+    attemptNumber: integer('attempt_number').notNull(),
+    url: text('url').notNull(),
+    responseStatus: smallint('response_status'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('notification_attempts_payment_idx').on(table.paymentId, table.id)],
+);
+
+// Each provider callback is applied at most once: its JWT digest is unique.
+export const providerCallbacks = pgTable(
+  'provider_callbacks',
+  {
+    jwtDigest: text('jwt_digest').primaryKey(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    status: text('status').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
 );

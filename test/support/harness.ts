@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildCurrencyTable } from '../../src/domain/currencies.ts';
 import { randomBase64Url } from '../../src/lib/crypto.ts';
+import { createAdapterClient } from '../../src/gateways/http-adapter-client.ts';
 import type { Database, Engine } from '../../src/store/database.ts';
 import { openTestDatabase } from './databases.ts';
 
@@ -37,6 +38,7 @@ export async function startHarness(engine: Engine, environment: Record<string, s
       masterKey: Buffer.alloc(32, 7),
       adminKey,
       currencies: buildCurrencyTable(config.extraCurrencies),
+      adapterClient: createAdapterClient(),
     },
     { logger: false },
   );

@@ -1,3 +1,4 @@
+import type { RedirectRequest } from '../../gateways/adapter-contract.ts';
 import type { CreatePaymentRequest, CustomerInput } from './create-request.ts';
 import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
 
@@ -6,7 +7,7 @@ export function checkoutUrl(publicUrl: string, payment: Pick<PaymentRow, 'token'
 }
 
 // spec 2.2: the create envelope differs by request variant.
-export function presentCreated(publicUrl: string, payment: CreatedPaymentRow, providerName: string) {
+export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & { redirectRequest?: unknown }, providerName: string) {
   const processingUrl = checkoutUrl(publicUrl, payment);
   if (payment.requestVariant !== 'C') {
     return {
@@ -15,6 +16,7 @@ export function presentCreated(publicUrl: string, payment: CreatedPaymentRow, pr
       token: payment.token,
       processingUrl,
       payment: { amount: String(payment.amountMinor), currency: payment.currency, status: payment.status },
+      ...(payment.redirectRequest ? { redirectRequest: payment.redirectRequest as RedirectRequest } : {}),
     };
   }
   return {
@@ -54,7 +56,7 @@ export function presentListItem(payment: PaymentRow) {
   };
 }
 
-export function presentDetail(payment: PaymentRow) {
+export function presentDetail(payment: PaymentRow, logs: readonly { kind: string; entry: unknown; createdAt: Date }[] = []) {
   const customer = payment.customer as CustomerInput | null;
   const recurringData = payment.recurringData as CreatePaymentRequest['recurringData'];
   const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
@@ -91,6 +93,12 @@ export function presentDetail(payment: PaymentRow) {
       browser: customer.browser,
     },
     recurring_data: recurringData && { days: recurringData.days, exp_date: recurringData.expDate },
+    decline_reason: payment.declineReason,
+    gateway_token: payment.gatewayToken,
+    gateway_details: (payment.gatewayDetails as Record<string, unknown> | null) ?? null,
+    requisites: (payment.requisites as Record<string, unknown> | null) ?? null,
+    redirect_request: (payment.redirectRequest as RedirectRequest | null) ?? null,
+    interaction_logs: logs.map((log) => ({ kind: log.kind, entry: log.entry, created_at: log.createdAt.toISOString() })),
     bank_account: bankAccount && {
       bank_name: bankAccount.bankName,
       requisite_type: bankAccount.requisiteType,

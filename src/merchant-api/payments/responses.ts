@@ -2,6 +2,11 @@ import Type from 'typebox';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
+const RedirectRequestSchema = Type.Object({
+  url: Type.String(),
+  type: Type.String({ description: 'get | post | post_iframes | get_with_processing | redirect_html' }),
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
 const Status = Type.String({ description: 'init | pending | approved | declined | refunded | expired' });
 
 export const CreatePaymentResponseA = Type.Object(
@@ -11,8 +16,9 @@ export const CreatePaymentResponseA = Type.Object(
     token: Type.String({ description: '32 lowercase hex characters' }),
     processingUrl: Type.String({ description: 'the hosted payment page of this payment' }),
     payment: Type.Object({ amount: Type.String(), currency: Type.String(), status: Status }),
+    redirectRequest: Type.Optional(RedirectRequestSchema),
   },
-  { description: 'variants A and B (spec 2.2)' },
+  { description: 'variants A and B (spec 2.2); redirectRequest when a Host-to-Host card needs 3-D Secure' },
 );
 
 export const CreatePaymentResponseC = Type.Object(
@@ -92,6 +98,15 @@ export const PaymentDetail = Type.Object({
     }),
   ),
   recurring_data: Nullable(Type.Object({ days: Type.Integer(), exp_date: Type.String() })),
+  decline_reason: Nullable(Type.String()),
+  gateway_token: Nullable(Type.String()),
+  gateway_details: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  requisites: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  redirect_request: Nullable(RedirectRequestSchema),
+  interaction_logs: Type.Array(
+    Type.Object({ kind: Type.String(), entry: Type.Unknown({ description: 'redacted adapter log (spec 2.9 logs item)' }), created_at: Type.String() }),
+    { description: 'adapter interaction logs, PAN masked and secrets removed' },
+  ),
   bank_account: Nullable(
     Type.Object({
       bank_name: Nullable(Type.String()),

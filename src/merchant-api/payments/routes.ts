@@ -3,6 +3,10 @@ import type { Static } from 'typebox';
 import { createPayment } from '../../flows/create-payment.ts';
 import { findPayments, getPayment } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { SANDBOX_GATEWAY_ALIAS } from '../../flows/gateways.ts';
+import { processPayment } from '../../flows/process-payment.ts';
+import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
+import { listPaymentLogs } from '../../store/processing-repo.ts';
 import type { CreatePaymentRequest } from './create-request.ts';
 import { presentCreated, presentDetail, presentListItem } from './present.ts';
 import {
@@ -39,10 +43,16 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const merchant = request.merchant!;
-      const payment = await createPayment(app.payrail.database.db, merchant, request.body as CreatePaymentRequest, {
+      const body = request.body as CreatePaymentRequest;
+      if (merchant.environment === 'production' && !config.allowPrivateCallbacks) await assertPublicCallbackUrl(body.callbackUrl);
+      const created = await createPayment(app.payrail.database.db, merchant, body, {
         defaultExpiryMinutes: config.paymentExpiryMinutes,
       });
-      return presentCreated(config.publicUrl, payment, merchant.environment === 'sandbox' ? 'sandbox' : 'default');
+      const providerName = merchant.environment === 'sandbox' ? SANDBOX_GATEWAY_ALIAS : 'default';
+      if (!body.card) return presentCreated(config.publicUrl, created, providerName);
+      // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
+      const processed = await processPayment({ context: app.payrail, adapterClient: app.payrail.adapterClient }, created.id, body.card, { ip: request.ip });
+      return presentCreated(config.publicUrl, processed, processed.gatewayAlias ?? providerName);
     },
   );
 
@@ -98,7 +108,8 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const payment = await getPayment(app.payrail.database.db, request.merchant!, request.params.token);
-      return { success: true as const, errors: [], status: 200, payment: presentDetail(payment) };
+      const logs = await listPaymentLogs(app.payrail.database.db, payment.id);
+      return { success: true as const, errors: [], status: 200, payment: presentDetail(payment, logs) };
     },
   );
 }

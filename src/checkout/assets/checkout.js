@@ -1,0 +1,228 @@
+// Payrail hosted checkout. Plain ES2020, no build, loaded with defer on every checkout page.
+// Every rule and message comes from data- attributes the server rendered, so this file holds no
+// copy of a validation rule and no text of its own.
+'use strict';
+
+(function checkout() {
+  const POLL_INTERVAL_MS = 1500;
+  const POLL_DURATION_MAX_MS = 10 * 60 * 1000;
+  const PAN_DIGITS_MAX = 19;
+  const EXPIRES_DIGITS_MAX = 6; // MMYYYY
+  const CVV_DIGITS_MAX = 3;
+
+  // ---- (1) live formatting -------------------------------------------------------------------
+
+  function countDigits(text) {
+    return text.replace(/\D/g, '').length;
+  }
+
+  // Rewrites the value and puts the caret back after the same number of digits it followed
+  // (at the very end, past an inserted separator, when the user was typing at the end).
+  function reformat(input, format) {
+    const caret = input.selectionStart === null ? input.value.length : input.selectionStart;
+    const atEnd = caret === input.value.length;
+    const digitsBeforeCaret = countDigits(input.value.slice(0, caret));
+    const formatted = format(input.value);
+    if (formatted === input.value) return;
+    input.value = formatted;
+    let position = atEnd ? formatted.length : 0;
+    let seen = 0;
+    while (position < formatted.length && seen < digitsBeforeCaret) {
+      if (/\d/.test(formatted.charAt(position))) seen += 1;
+      position += 1;
+    }
+    if (input === document.activeElement) input.setSelectionRange(position, position);
+  }
+
+  function formatPan(value) {
+    const digits = value.replace(/\D/g, '').slice(0, PAN_DIGITS_MAX);
+    return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+  }
+
+  function formatExpires(value, inserting) {
+    let digits = value.replace(/\D/g, '').slice(0, EXPIRES_DIGITS_MAX);
+    if (digits.length === 1 && inserting && digits > '1') digits = '0' + digits; // "3" → "03/"
+    if (digits.length > 2) return digits.slice(0, 2) + '/' + digits.slice(2);
+    // The slash is added only while typing forward, so Backspace can remove it.
+    if (digits.length === 2 && inserting) return digits + '/';
+    return digits;
+  }
+
+  function formatCvv(value) {
+    return value.replace(/\D/g, '').slice(0, CVV_DIGITS_MAX);
+  }
+
+  function isInserting(event) {
+    return !event.inputType || event.inputType.indexOf('insert') === 0;
+  }
+
+  function setUpFormatting(form) {
+    const pan = form.querySelector('#pan');
+    const expires = form.querySelector('#expires');
+    const cvv = form.querySelector('#cvv');
+    if (pan) {
+      pan.addEventListener('input', function () { reformat(pan, formatPan); });
+      // Backspace just after a group space deletes the digit before it, not the space alone.
+      pan.addEventListener('keydown', function (event) {
+        const start = pan.selectionStart;
+        if (event.key !== 'Backspace' || start === null || start !== pan.selectionEnd) return;
+        if (start > 0 && pan.value.charAt(start - 1) === ' ') pan.setSelectionRange(start - 1, start - 1);
+      });
+    }
+    if (expires) {
+      expires.addEventListener('input', function (event) {
+        reformat(expires, function (value) { return formatExpires(value, isInserting(event)); });
+      });
+    }
+    if (cvv) cvv.addEventListener('input', function () { reformat(cvv, formatCvv); });
+  }
+
+  // ---- (2) validation on submit --------------------------------------------------------------
+
+  // JSON Schema patterns are ECMA-262 with the u flag (as ajv compiles them); lengths count code points.
+  function fieldProblem(input) {
+    const value = input.value;
+    const length = Array.from(value).length;
+    const pattern = input.getAttribute('data-pattern');
+    const lengthMin = input.hasAttribute('data-min-length') ? Number(input.getAttribute('data-min-length')) : 0;
+    const lengthMax = input.hasAttribute('data-max-length') ? Number(input.getAttribute('data-max-length')) : Infinity;
+    const valid = length >= lengthMin && length <= lengthMax && (!pattern || new RegExp(pattern, 'u').test(value));
+    return valid ? null : input.getAttribute('data-message') || '';
+  }
+
+  function showFieldError(form, input, message) {
+    const errorArea = form.querySelector('[data-error-for="' + input.id + '"]');
+    if (errorArea) errorArea.textContent = message || '';
+    const field = input.closest('.field');
+    if (field) field.classList.toggle('field-invalid', Boolean(message));
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+
+  function showSummary(form, visible) {
+    const summary = form.querySelector('#form-errors');
+    if (!summary) return;
+    summary.textContent = '';
+    if (!visible) return;
+    const paragraph = document.createElement('p');
+    paragraph.textContent = summary.getAttribute('data-message') || '';
+    summary.appendChild(paragraph);
+  }
+
+  function setUpValidation(form) {
+    const inputs = Array.from(form.querySelectorAll('input[data-message]'));
+    const button = form.querySelector('#pay');
+    inputs.forEach(function (input) {
+      input.addEventListener('input', function () {
+        if (input.getAttribute('aria-invalid') === 'true' && fieldProblem(input) === null) showFieldError(form, input, null);
+      });
+    });
+    form.addEventListener('submit', function (event) {
+      if (form.getAttribute('data-submitting') === 'true') {
+        event.preventDefault();
+        return;
+      }
+      let firstInvalid = null;
+      inputs.forEach(function (input) {
+        const message = fieldProblem(input);
+        showFieldError(form, input, message);
+        if (message !== null && firstInvalid === null) firstInvalid = input;
+      });
+      showSummary(form, firstInvalid !== null);
+      if (firstInvalid !== null) {
+        event.preventDefault();
+        firstInvalid.focus();
+        return;
+      }
+      form.setAttribute('data-submitting', 'true');
+      if (button) {
+        button.disabled = true;
+        button.setAttribute('aria-busy', 'true');
+        if (button.getAttribute('data-busy-text')) button.textContent = button.getAttribute('data-busy-text');
+      }
+    });
+    // Coming back through the history cache must not leave a dead button.
+    window.addEventListener('pageshow', function (event) {
+      if (!event.persisted || !button) return;
+      form.removeAttribute('data-submitting');
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    });
+  }
+
+  // ---- (3) redirects -------------------------------------------------------------------------
+
+  function setUpRedirects() {
+    const autosubmit = document.querySelector('form[data-autosubmit]');
+    if (autosubmit && autosubmit.getAttribute('data-submitted') !== 'true') {
+      autosubmit.setAttribute('data-submitted', 'true');
+      autosubmit.submit();
+      // A form that targets the frame stays on this page; its button must not post twice.
+      if (autosubmit.getAttribute('target')) autosubmit.hidden = true;
+    }
+    const follow = document.querySelector('a#continue[data-autofollow]');
+    if (follow) window.location.replace(follow.href);
+  }
+
+  // ---- (4) status poller ---------------------------------------------------------------------
+
+  function isNavigable(url) {
+    try {
+      const protocol = new URL(url, window.location.href).protocol;
+      return protocol === 'https:' || protocol === 'http:';
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function setUpPoller(waiting) {
+    const statusUrl = waiting.getAttribute('data-status-url');
+    const startedAt = Date.now();
+
+    function giveUp() {
+      const message = document.getElementById('waiting-message');
+      if (message) message.textContent = waiting.getAttribute('data-timeout-message') || '';
+      waiting.classList.add('waiting-stopped');
+      const checkAgain = document.getElementById('check-again');
+      if (checkAgain) checkAgain.hidden = false;
+    }
+
+    function schedule() {
+      if (Date.now() - startedAt + POLL_INTERVAL_MS > POLL_DURATION_MAX_MS) giveUp();
+      else window.setTimeout(poll, POLL_INTERVAL_MS);
+    }
+
+    function settle(status) {
+      if (!status || status.final !== true) return false;
+      if (typeof status.redirectUrl === 'string' && status.redirectUrl !== '' && isNavigable(status.redirectUrl)) {
+        window.location.assign(status.redirectUrl);
+      } else {
+        window.location.reload(); // the server now renders the result page
+      }
+      return true;
+    }
+
+    function poll() {
+      fetch(statusUrl, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .catch(function () { return null; }) // a network blip is one missed poll, not the end
+        .then(function (status) { if (!settle(status)) schedule(); });
+    }
+
+    schedule();
+  }
+
+  function start() {
+    const cardForm = document.getElementById('card-form');
+    if (cardForm) {
+      setUpFormatting(cardForm);
+      setUpValidation(cardForm);
+    }
+    setUpRedirects();
+    const waiting = document.querySelector('#waiting[data-status-url]');
+    if (waiting) setUpPoller(waiting);
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();

@@ -1,0 +1,206 @@
+// spec 2.1: the payment page speaks en, zh and jp; the spec's "jp" is Japanese (BCP 47 "ja").
+
+export const CHECKOUT_LOCALES = ['en', 'zh', 'jp'] as const;
+export type CheckoutLocale = (typeof CHECKOUT_LOCALES)[number];
+
+export type ResultStatus = 'approved' | 'declined' | 'expired' | 'pending' | 'refunded';
+
+export interface CheckoutText {
+  htmlLang: string; // the lang attribute: a BCP 47 tag, unlike the spec's locale code
+  pageTitle: string;
+  secureCheckout: string;
+  productLabel: string;
+  amountLabel: string;
+  amountSummaryLabel: string;
+  cardNumberLabel: string;
+  expiresLabel: string;
+  expiresPlaceholder: string;
+  holderLabel: string;
+  cvvLabel: string;
+  cvvHint: string;
+  payButton: (amountText: string) => string;
+  payBusy: string;
+  secureNote: string;
+  formErrorSummary: string;
+  panInvalid: string;
+  expiresInvalid: string;
+  holderInvalid: string;
+  cvvInvalid: string;
+  processingTitle: string;
+  processingMessage: string;
+  waitingTimeout: string;
+  checkAgain: string;
+  redirectTitle: string;
+  redirectMessage: string;
+  continueButton: string;
+  threeDSecureTitle: string;
+  threeDSecureNote: string;
+  frameTitle: string;
+  resultTitle: Readonly<Record<ResultStatus, string>>;
+  resultMessage: Readonly<Record<ResultStatus, string>>;
+  reasonLabel: string;
+}
+
+const EN: CheckoutText = {
+  htmlLang: 'en',
+  pageTitle: 'Payment',
+  secureCheckout: 'Secure checkout',
+  productLabel: 'Order',
+  amountLabel: 'Amount to pay',
+  amountSummaryLabel: 'Amount',
+  cardNumberLabel: 'Card number',
+  expiresLabel: 'Expiry date (MM/YYYY)',
+  expiresPlaceholder: 'MM/YYYY',
+  holderLabel: 'Cardholder name',
+  cvvLabel: 'CVV',
+  cvvHint: 'The 3 digits on the back of the card',
+  payButton: (amountText) => `Pay ${amountText}`,
+  payBusy: 'Processing…',
+  secureNote: 'Your card details travel over an encrypted connection and are never shown again on this page.',
+  formErrorSummary: 'Please correct the highlighted fields.',
+  panInvalid: 'Enter a card number of 16 to 19 digits.',
+  expiresInvalid: 'Enter the expiry date as MM/YYYY, with a month from 01 to 12.',
+  holderInvalid: 'Enter the name on the card, 5 to 50 characters.',
+  cvvInvalid: 'Enter the 3-digit security code.',
+  processingTitle: 'Processing your payment',
+  processingMessage: 'This usually takes a few seconds. Please keep this page open.',
+  waitingTimeout: 'This is taking longer than usual. Check again in a moment.',
+  checkAgain: 'Check again',
+  redirectTitle: 'One more step',
+  redirectMessage: 'You are being taken to your bank to confirm the payment.',
+  continueButton: 'Continue',
+  threeDSecureTitle: '3-D Secure verification',
+  threeDSecureNote: 'Your bank may ask you to confirm this payment. Follow the instructions below.',
+  frameTitle: 'Payment confirmation by your bank',
+  resultTitle: {
+    approved: 'Payment successful',
+    declined: 'Payment declined',
+    expired: 'Payment expired',
+    pending: 'Payment pending',
+    refunded: 'Payment refunded',
+  },
+  resultMessage: {
+    approved: 'Thank you. Your payment has been received.',
+    declined: 'Your payment could not be completed. You can try again with another card.',
+    expired: 'The time to complete this payment has run out.',
+    pending: 'Your payment is still being processed. You will be notified of the result.',
+    refunded: 'This payment has been refunded.',
+  },
+  reasonLabel: 'Reason',
+};
+
+const ZH: CheckoutText = {
+  htmlLang: 'zh-CN',
+  pageTitle: '付款',
+  secureCheckout: '安全支付',
+  productLabel: '订单',
+  amountLabel: '应付金额',
+  amountSummaryLabel: '金额',
+  cardNumberLabel: '卡号',
+  expiresLabel: '有效期 (MM/YYYY)',
+  expiresPlaceholder: 'MM/YYYY',
+  holderLabel: '持卡人姓名',
+  cvvLabel: 'CVV',
+  cvvHint: '卡背面的 3 位数字',
+  payButton: (amountText) => `支付 ${amountText}`,
+  payBusy: '处理中…',
+  secureNote: '您的卡信息通过加密连接传输，不会在此页面上再次显示。',
+  formErrorSummary: '请更正标出的字段。',
+  panInvalid: '请输入 16 至 19 位卡号。',
+  expiresInvalid: '请按 MM/YYYY 格式输入有效期，月份为 01 至 12。',
+  holderInvalid: '请输入卡上的姓名，5 至 50 个字符。',
+  cvvInvalid: '请输入 3 位安全码。',
+  processingTitle: '正在处理您的付款',
+  processingMessage: '通常只需几秒钟，请不要关闭此页面。',
+  waitingTimeout: '处理时间比平常长，请稍后再查看。',
+  checkAgain: '重新查看',
+  redirectTitle: '还差一步',
+  redirectMessage: '正在跳转到您的银行以确认付款。',
+  continueButton: '继续',
+  threeDSecureTitle: '3-D Secure 验证',
+  threeDSecureNote: '您的银行可能会要求您确认此笔付款，请按照下方提示操作。',
+  frameTitle: '银行付款确认',
+  resultTitle: {
+    approved: '付款成功',
+    declined: '付款被拒绝',
+    expired: '付款已过期',
+    pending: '付款处理中',
+    refunded: '付款已退款',
+  },
+  resultMessage: {
+    approved: '谢谢，我们已收到您的付款。',
+    declined: '您的付款未能完成，您可以换一张卡重试。',
+    expired: '完成此笔付款的时间已过。',
+    pending: '您的付款仍在处理中，结果将另行通知。',
+    refunded: '此笔付款已退款。',
+  },
+  reasonLabel: '原因',
+};
+
+const JP: CheckoutText = {
+  htmlLang: 'ja',
+  pageTitle: 'お支払い',
+  secureCheckout: '安全なお支払い',
+  productLabel: 'ご注文',
+  amountLabel: 'お支払い金額',
+  amountSummaryLabel: '金額',
+  cardNumberLabel: 'カード番号',
+  expiresLabel: '有効期限 (MM/YYYY)',
+  expiresPlaceholder: 'MM/YYYY',
+  holderLabel: 'カード名義人',
+  cvvLabel: 'セキュリティコード',
+  cvvHint: 'カード裏面の 3 桁の数字',
+  payButton: (amountText) => `${amountText} を支払う`,
+  payBusy: '処理中…',
+  secureNote: 'カード情報は暗号化された接続で送信され、このページに再表示されることはありません。',
+  formErrorSummary: '入力内容に誤りがあります。表示された項目を修正してください。',
+  panInvalid: '16〜19 桁のカード番号を入力してください。',
+  expiresInvalid: '有効期限を MM/YYYY の形式で入力してください（月は 01〜12）。',
+  holderInvalid: 'カードに記載の名義を 5〜50 文字で入力してください。',
+  cvvInvalid: '3 桁のセキュリティコードを入力してください。',
+  processingTitle: 'お支払いを処理しています',
+  processingMessage: '通常は数秒で完了します。このページを閉じないでください。',
+  waitingTimeout: '処理に時間がかかっています。しばらくしてから再度ご確認ください。',
+  checkAgain: '再確認する',
+  redirectTitle: 'あと少しです',
+  redirectMessage: 'お支払いの確認のため、カード発行会社のページへ移動します。',
+  continueButton: '続ける',
+  threeDSecureTitle: '3-D セキュア認証',
+  threeDSecureNote: 'カード発行会社からお支払いの確認を求められる場合があります。以下の案内に従ってください。',
+  frameTitle: 'カード発行会社による支払い確認',
+  resultTitle: {
+    approved: 'お支払いが完了しました',
+    declined: 'お支払いが承認されませんでした',
+    expired: 'お支払いの有効期限が切れました',
+    pending: 'お支払いを処理中です',
+    refunded: 'お支払いは返金されました',
+  },
+  resultMessage: {
+    approved: 'ありがとうございます。お支払いを受け付けました。',
+    declined: 'お支払いを完了できませんでした。別のカードで再度お試しください。',
+    expired: 'このお支払いの手続き期限が過ぎました。',
+    pending: 'お支払いはまだ処理中です。結果は後ほどお知らせします。',
+    refunded: 'このお支払いは返金済みです。',
+  },
+  reasonLabel: '理由',
+};
+
+const TEXT_BY_LOCALE: Readonly<Record<CheckoutLocale, CheckoutText>> = { en: EN, zh: ZH, jp: JP };
+
+export function checkoutText(locale: CheckoutLocale): CheckoutText {
+  return TEXT_BY_LOCALE[locale];
+}
+
+// Browser-style tags are accepted for the same languages: ja → jp, zh-CN → zh, en_GB → en.
+const LOCALE_BY_LANGUAGE: ReadonlyMap<string, CheckoutLocale> = new Map([
+  ['en', 'en'],
+  ['zh', 'zh'],
+  ['jp', 'jp'],
+  ['ja', 'jp'],
+]);
+
+// The locale query parameter is untrusted; anything we do not speak falls back to English.
+export function normalizeLocale(value: string | undefined): CheckoutLocale {
+  const language = (value ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  return LOCALE_BY_LANGUAGE.get(language) ?? 'en';
+}

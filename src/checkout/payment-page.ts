@@ -1,0 +1,132 @@
+import type { TString, TStringOptions } from 'typebox';
+import {
+  CARD_EXPIRES_PATTERN,
+  CardSchema,
+  CVV_PATTERN,
+  PAN_PATTERN,
+} from '../merchant-api/payments/schemas.ts';
+import { checkoutCsp } from './csp.ts';
+import { formatAmount } from './format-amount.ts';
+import { html, type SafeHtml } from './html.ts';
+import { ICONS, renderDocument, type PageResult } from './layout.ts';
+import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
+
+export const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
+export type CardField = (typeof CARD_FIELDS)[number];
+
+export interface FieldError {
+  field: string; // a CardField shows next to its input; anything else shows in #form-errors
+  message: string;
+}
+
+export interface PaymentPageInput {
+  token: string;
+  locale: CheckoutLocale;
+  product: string;
+  amountMinor: number | bigint;
+  currency: string;
+  exponent: number;
+  actionUrl: string; // our own POST url
+  errors?: readonly FieldError[];
+  values?: { holder?: string; expires?: string }; // pan and cvv are never rendered back
+}
+
+// The browser checks what the server checks: the same patterns and lengths, read from CardSchema.
+// TString does not type its options; requiredNumber checks at load that they are there.
+const panSchema = CardSchema.properties.pan as TString & TStringOptions;
+const holderSchema = CardSchema.properties.holder as TString & TStringOptions;
+const PAN_LENGTH_MAX = requiredNumber(panSchema.maxLength, 'pan maxLength');
+const HOLDER_LENGTH_MIN = requiredNumber(holderSchema.minLength, 'holder minLength');
+const HOLDER_LENGTH_MAX = requiredNumber(holderSchema.maxLength, 'holder maxLength');
+const HOLDER_PATTERN = String(holderSchema.pattern ?? '');
+const EXPIRES_LENGTH_MAX = 'MM/YYYY'.length;
+const CVV_LENGTH_MAX = 3;
+
+function requiredNumber(value: number | undefined, name: string): number {
+  if (value === undefined) throw new Error(`CardSchema lost its ${name}`);
+  return value;
+}
+
+export function isCardField(field: string): field is CardField {
+  return (CARD_FIELDS as readonly string[]).includes(field);
+}
+
+// Only the localized invalid-value message per field; the route may pass these as server errors.
+export function cardFieldMessage(locale: CheckoutLocale, field: CardField): string {
+  const text = checkoutText(locale);
+  const messages: Record<CardField, string> = {
+    pan: text.panInvalid,
+    expires: text.expiresInvalid,
+    holder: text.holderInvalid,
+    cvv: text.cvvInvalid,
+  };
+  return messages[field];
+}
+
+interface FieldView {
+  field: CardField;
+  label: string;
+  error: string | undefined;
+  autofocus: boolean;
+  attributes: SafeHtml;
+  hint?: string;
+}
+
+function renderField(view: FieldView): SafeHtml {
+  const hintId = view.hint === undefined ? undefined : `${view.field}-hint`;
+  const describedBy = [hintId, `${view.field}-error`].filter((id) => id !== undefined).join(' ');
+  return html`<div class="field${view.error === undefined ? '' : ' field-invalid'}">
+<label for="${view.field}">${view.label}</label>
+<input id="${view.field}" name="${view.field}" type="text" required spellcheck="false" autocorrect="off" aria-describedby="${describedBy}"${view.error === undefined ? '' : html` aria-invalid="true"`}${view.autofocus ? html` autofocus` : ''} ${view.attributes}>
+${view.hint === undefined ? '' : html`<p class="field-hint" id="${hintId}">${view.hint}</p>`}
+<p class="field-error" id="${view.field}-error" data-error-for="${view.field}" aria-live="polite">${view.error ?? ''}</p>
+</div>`;
+}
+
+function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
+  const errorByField = new Map<string, string>();
+  for (const error of input.errors ?? []) {
+    if (isCardField(error.field) && !errorByField.has(error.field)) errorByField.set(error.field, error.message);
+  }
+  const firstInvalid = CARD_FIELDS.find((field) => errorByField.has(field));
+  const view = (field: CardField, label: string, attributes: SafeHtml, hint?: string): FieldView => ({
+    field, label, attributes, hint, error: errorByField.get(field), autofocus: field === firstInvalid,
+  });
+  const pan = view('pan', text.cardNumberLabel, html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}"`);
+  const expires = view('expires', text.expiresLabel, html`inputmode="numeric" autocomplete="cc-exp" maxlength="${EXPIRES_LENGTH_MAX}" placeholder="${text.expiresPlaceholder}" value="${input.values?.expires ?? ''}" data-pattern="${CARD_EXPIRES_PATTERN}" data-message="${text.expiresInvalid}"`);
+  const cvv = view('cvv', text.cvvLabel, html`inputmode="numeric" autocomplete="cc-csc" maxlength="${CVV_LENGTH_MAX}" data-pattern="${CVV_PATTERN}" data-message="${text.cvvInvalid}"`, text.cvvHint);
+  const holder = view('holder', text.holderLabel, html`autocomplete="cc-name" autocapitalize="characters" maxlength="${HOLDER_LENGTH_MAX}" value="${input.values?.holder ?? ''}" data-pattern="${HOLDER_PATTERN}" data-min-length="${HOLDER_LENGTH_MIN}" data-max-length="${HOLDER_LENGTH_MAX}" data-message="${text.holderInvalid}"`);
+  return html`${renderField(pan)}
+<div class="field-row">
+${renderField(expires)}
+${renderField(cvv)}
+</div>
+${renderField(holder)}`;
+}
+
+function renderFormErrors(input: PaymentPageInput, text: CheckoutText): SafeHtml {
+  const errors = input.errors ?? [];
+  const formLevel = errors.filter((error) => !isCardField(error.field));
+  const summary = errors.length === 0 ? '' : html`<p>${text.formErrorSummary}</p>`;
+  const items = formLevel.length === 0 ? '' : html`<ul>${formLevel.map((error) => html`<li>${error.message}</li>`)}</ul>`;
+  return html`<div id="form-errors" class="form-errors" role="alert" data-message="${text.formErrorSummary}">${summary}${items}</div>`;
+}
+
+export function renderPaymentPage(input: PaymentPageInput): PageResult {
+  const text = checkoutText(input.locale);
+  const amountText = formatAmount(input.amountMinor, input.currency, input.exponent, input.locale);
+  const main = html`<section class="summary" aria-label="${text.productLabel}">
+<p class="summary-product"><span class="summary-label">${text.productLabel}</span> <span id="product">${input.product}</span></p>
+<p class="summary-amount"><span class="summary-label">${text.amountLabel}</span> <strong id="amount">${amountText}</strong></p>
+</section>
+<form id="card-form" class="card-form" method="post" action="${input.actionUrl}" novalidate data-payment-token="${input.token}">
+${renderFormErrors(input, text)}
+${renderFields(input, text)}
+<button id="pay" class="button button-primary" type="submit" data-busy-text="${text.payBusy}">${text.payButton(amountText)}</button>
+</form>
+<p class="secure-note">${ICONS.lock}<span>${text.secureNote}</span></p>`;
+  return {
+    html: renderDocument({ locale: input.locale, title: `${text.pageTitle} · ${amountText}`, main }),
+    csp: checkoutCsp(),
+  };
+}

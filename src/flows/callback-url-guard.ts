@@ -1,0 +1,15 @@
+import { ApiError } from '../lib/errors.ts';
+import { assertPublicUrl, SsrfRefusedError } from '../lib/ssrf-guard.ts';
+
+// Merchant-controlled URLs of production payments must reach the public internet (SSRF guard).
+export async function assertPublicCallbackUrl(callbackUrl: string | null): Promise<void> {
+  if (!callbackUrl) return;
+  try {
+    await assertPublicUrl(callbackUrl);
+  } catch (error: unknown) {
+    if (!(error instanceof SsrfRefusedError)) throw error;
+    throw new ApiError('invalid_field', 422, 'callbackUrl is not a public address', [
+      { code: 'invalid_field', field: 'callbackUrl', message: `must be a public http(s) address: ${error.message}` },
+    ]);
+  }
+}

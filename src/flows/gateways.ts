@@ -1,0 +1,87 @@
+import { createHmac } from 'node:crypto';
+import type { AppContext } from '../app-context.ts';
+import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
+import { ApiError } from '../lib/errors.ts';
+import type { GatewaySettingsInput } from '../gateways/settings-schema.ts';
+import { findActiveGateway, findGatewayById, type GatewayRow } from '../store/gateways-repo.ts';
+import type { Environment } from '../store/merchants-repo.ts';
+
+export const SANDBOX_GATEWAY_ALIAS = 'sandbox';
+const SANDBOX_SIGN_KEY_CHARS = 32;
+
+export interface ResolvedGateway {
+  gatewayId: number | null; // null: the built-in sandbox
+  alias: string;
+  settings: GatewaySettingsInput;
+}
+
+export function sealSettings(masterKey: Buffer, settings: GatewaySettingsInput): string {
+  return encryptWithMasterKey(masterKey, JSON.stringify(settings));
+}
+
+export function unsealSettings(masterKey: Buffer, gateway: GatewayRow): GatewaySettingsInput {
+  return JSON.parse(decryptWithMasterKey(masterKey, gateway.settingsSealed)) as GatewaySettingsInput;
+}
+
+// Refuses what this version cannot run, with the reason (spec 2.10).
+export function assertRunnableSettings(settings: GatewaySettingsInput): void {
+  if (settings.gateway_settings.processing_method === 'rabbit') {
+    throw new ApiError('unsupported_processing_method', 422, 'processing_method rabbit is not supported yet; use http_requests', [
+      { code: 'unsupported_processing_method', field: 'settings.gateway_settings.processing_method', message: 'rabbit is not supported yet; use http_requests' },
+    ]);
+  }
+  if (!settings.gateway_settings.full_link) {
+    throw new ApiError('invalid_field', 422, 'full_link is required for http_requests', [
+      { code: 'invalid_field', field: 'settings.gateway_settings.full_link', message: 'is required for processing_method http_requests' },
+    ]);
+  }
+}
+
+// Each merchant's sandbox signs with its own key, derived from the master key: nothing to configure or store.
+export function sandboxSignKey(masterKey: Buffer, merchantId: number): string {
+  return createHmac('sha256', masterKey).update(`sandbox-sign-key:${merchantId}`).digest('hex').slice(0, SANDBOX_SIGN_KEY_CHARS);
+}
+
+export function sandboxGatewaySettings(context: AppContext, merchantId: number): GatewaySettingsInput {
+  const { config } = context;
+  const methodSettings = {
+    response_timeout: config.sandboxResponseTimeoutS,
+    final_waiting_seconds: config.sandboxFinalWaitingS,
+    enable_status_checker: true,
+  };
+  return {
+    api_key: 'sandbox',
+    sign_key: sandboxSignKey(context.masterKey, merchantId),
+    sandbox: true,
+    host2host: true,
+    gateway_settings: {
+      processing_method: 'http_requests',
+      full_link: config.sandboxAdapterUrl,
+      methods: { pay: methodSettings, payout: methodSettings, refund: methodSettings, status: methodSettings },
+      status_checker_time_rates: config.sandboxStatusRates,
+    },
+  };
+}
+
+export async function resolveGateway(context: AppContext, merchantId: number, environment: Environment): Promise<ResolvedGateway> {
+  if (environment === 'sandbox') {
+    return { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context, merchantId) };
+  }
+  const gateway = await findActiveGateway(context.database.db, merchantId, environment);
+  if (!gateway) throw new ApiError('no_gateway', 422, 'this merchant has no active production gateway: an operator adds one with POST /api/admin/v1/merchants/{id}/gateways');
+  return { gatewayId: gateway.id, alias: gateway.alias, settings: unsealSettings(context.masterKey, gateway) };
+}
+
+// The gateway a payment was processed through (for status checks and callbacks).
+export async function gatewayOfPayment(
+  context: AppContext,
+  payment: { merchantId: number; gatewayId: number | null; environment: Environment },
+): Promise<ResolvedGateway | null> {
+  if (payment.gatewayId === null) {
+    return payment.environment === 'sandbox'
+      ? { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context, payment.merchantId) }
+      : null;
+  }
+  const gateway = await findGatewayById(context.database.db, payment.gatewayId);
+  return gateway ? { gatewayId: gateway.id, alias: gateway.alias, settings: unsealSettings(context.masterKey, gateway) } : null;
+}

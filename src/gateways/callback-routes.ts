@@ -1,0 +1,79 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
+import { applyGatewayOutcome } from '../flows/apply-gateway-outcome.ts';
+import { gatewayOfPayment } from '../flows/gateways.ts';
+import { merchantKeyOf } from '../flows/process-payment.ts';
+import { bearerToken } from '../lib/bearer.ts';
+import { sha256Hex } from '../lib/crypto.ts';
+import { ApiError } from '../lib/errors.ts';
+import { findPaymentByTokenUnscoped } from '../store/processing-repo.ts';
+import { forgetProviderCallback, rememberProviderCallback } from '../store/callbacks-repo.ts';
+import { CallbackCryptoError, decryptMerchantKey, verifyCallbackJwt } from './callback-crypto.ts';
+
+const CallbackParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });
+const CallbackReply = Type.Object({ success: Type.Literal(true), applied: Type.Boolean() });
+const STATUS_WORDS = new Set(['approved', 'declined', 'pending']);
+
+const badPayload = (message: string) => new ApiError('invalid_callback', 422, message);
+
+// spec 5.6 and 6.2: a provider reports a payment's status with a JWT signed by the gateway's sign_key.
+export async function providerCallbackRoutes(app: FastifyInstance): Promise<void> {
+  const context = app.payrail;
+  app.post<{ Params: Static<typeof CallbackParams> }>(
+    '/callbacks/v2/gateway_callbacks/:token',
+    {
+      schema: {
+        summary: 'Provider callback (Authorization: Bearer <HS512 JWT signed with the gateway sign_key>)',
+        tags: ['gateways'],
+        params: CallbackParams,
+        response: { 200: CallbackReply },
+      },
+    },
+    async (request) => {
+      const jwt = bearerToken(request);
+      if (!jwt) throw new ApiError('unauthorized', 401, 'Authorization: Bearer <JWT> is required');
+      const payment = await findPaymentByTokenUnscoped(context.database.db, request.params.token);
+      if (!payment) throw new ApiError('not_found', 404, 'payment not found');
+      const gateway = await gatewayOfPayment(context, payment);
+      if (!gateway) throw badPayload('this payment was not processed through a gateway');
+      const claims = await verifiedClaims(gateway.settings.sign_key, jwt, await merchantKeyOf(context, payment));
+      const digest = sha256Hex(jwt);
+      if (!(await rememberProviderCallback(context.database.db, digest, payment.id, claims.status))) {
+        return { success: true as const, applied: false }; // the same callback again: applied once
+      }
+      try {
+        const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...claims } });
+        const applied = await applyGatewayOutcome(context.database.db, payment.id, outcome, { kind: 'callback', settings: gateway.settings });
+        return { success: true as const, applied: applied.changed };
+      } catch (error) {
+        await forgetProviderCallback(context.database.db, digest);
+        throw error;
+      }
+    },
+  );
+}
+
+async function verifiedClaims(signKey: string, jwt: string, merchantKey: string) {
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifyCallbackJwt(signKey, jwt);
+    const secure = claims['secure'] as { encrypted_data?: unknown; iv_value?: unknown } | undefined;
+    if (!secure || typeof secure !== 'object') throw badPayload('the JWT has no secure claim');
+    const decrypted = Buffer.from(decryptMerchantKey(signKey, { encrypted_data: secure.encrypted_data, iv_value: secure.iv_value }));
+    const expected = Buffer.from(merchantKey);
+    if (decrypted.length !== expected.length || !timingSafeEqual(decrypted, expected)) {
+      throw badPayload('secure does not hold this payment’s merchant key');
+    }
+  } catch (error) {
+    if (error instanceof CallbackCryptoError) throw badPayload(error.message);
+    throw error;
+  }
+  const status = claims['status'];
+  if (typeof status !== 'string' || !STATUS_WORDS.has(status)) throw badPayload('status must be approved, declined or pending');
+  const amount = claims['amount'];
+  if (amount !== undefined && !Number.isSafeInteger(amount)) throw badPayload('amount must be an integer of minor units');
+  const { secure: _secure, iat: _iat, exp: _exp, ...rest } = claims;
+  return { ...rest, status };
+}

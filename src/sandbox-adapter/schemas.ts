@@ -1,0 +1,128 @@
+import Type, { type Static } from 'typebox';
+
+// The minimum of spec 2.8 / section 4 the sandbox needs; other fields pass through untouched.
+// A request that fails these is answered HTTP 200 with result=false (spec 7.3), by routes.ts's error handler.
+
+const TOKEN_LENGTH_MAX = 256;
+const KEY_LENGTH_MAX = 1024;
+const URL_LENGTH_MAX = 2048;
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+[^\\s]*$';
+// 12..19 digits, spaces allowed between them.
+const PAN_PATTERN = '^\\s*(?:[0-9]\\s*){12,19}$';
+const CURRENCY_PATTERN = '^[A-Z]{3}$';
+const AMOUNT_MINOR_MAX = Number.MAX_SAFE_INTEGER;
+
+const Token = (description: string) => Type.String({ minLength: 1, maxLength: TOKEN_LENGTH_MAX, description });
+const HttpUrl = (description: string) => Type.String({ maxLength: URL_LENGTH_MAX, pattern: HTTP_URL_PATTERN, description });
+const AmountMinor = (description: string) => Type.Integer({ minimum: 1, maximum: AMOUNT_MINOR_MAX, description });
+const Currency = Type.String({ pattern: CURRENCY_PATTERN, description: 'ISO 4217 alphabetic code' });
+const Pan = Type.String({ pattern: PAN_PATTERN, description: 'card number, 12..19 digits, spaces allowed' });
+const CardRef = Type.Object({ pan: Type.Optional(Pan) });
+
+const MethodSettings = Type.Object({
+  response_timeout: Type.Optional(Type.Number({ minimum: 0, description: 'seconds; default 15' })),
+});
+
+const Settings = Type.Object({
+  sign_key: Type.String({ minLength: 32, maxLength: 32, description: 'exactly 32 characters (spec 2.10)' }),
+  sandbox: Type.Optional(Type.Boolean({ description: 'must be true for test cards to work' })),
+  validate_signature: Type.Optional(Type.Boolean()),
+  gateway_settings: Type.Optional(
+    Type.Object({
+      methods: Type.Optional(Type.Object({ pay: Type.Optional(MethodSettings), payout: Type.Optional(MethodSettings) })),
+    }),
+  ),
+});
+
+export const PayBody = Type.Object({
+  method_name: Type.Literal('pay'),
+  params: Type.Optional(Type.Object({ pan: Type.Optional(Pan), card: Type.Optional(CardRef) })),
+  payment: Type.Object({
+    token: Token('the payment token, unique'),
+    merchant_private_key: Type.String({ minLength: 1, maxLength: KEY_LENGTH_MAX }),
+    gateway_amount: AmountMinor('minor units'),
+    gateway_currency: Currency,
+  }),
+  settings: Settings,
+  processing_url: HttpUrl('where the customer returns after 3-D Secure'),
+  callback_url: HttpUrl('where provider callbacks go'),
+});
+export type PayBodyInput = Static<typeof PayBody>;
+
+// Section 4: amount and currency come in params; payment.gateway_amount / gateway_currency are accepted instead.
+export const PayoutBody = Type.Object({
+  method_name: Type.Literal('payout'),
+  params: Type.Optional(
+    Type.Object({
+      amount: Type.Optional(AmountMinor('minor units')),
+      currency: Type.Optional(Currency),
+      pan: Type.Optional(Pan),
+      card: Type.Optional(CardRef),
+    }),
+  ),
+  payment: Type.Object({
+    token: Token('the payout token, unique'),
+    merchant_private_key: Type.Optional(Type.String({ maxLength: KEY_LENGTH_MAX })),
+    gateway_amount: Type.Optional(AmountMinor('minor units')),
+    gateway_currency: Type.Optional(Currency),
+  }),
+  settings: Settings,
+  callback_url: Type.Optional(HttpUrl('where provider callbacks go')),
+});
+export type PayoutBodyInput = Static<typeof PayoutBody>;
+
+export const StatusBody = Type.Object({
+  method_name: Type.Literal('status'),
+  payment: Type.Object({
+    token: Token('the original pay or payout token'),
+    gateway_token: Type.Optional(Type.Union([Token('the sandbox transaction id'), Type.Null()])),
+  }),
+  settings: Settings,
+});
+export type StatusBodyInput = Static<typeof StatusBody>;
+
+export const RefundBody = Type.Object({
+  method_name: Type.Literal('refund'),
+  params: Type.Optional(Type.Object({ amount: Type.Optional(AmountMinor('minor units; the whole remaining amount when absent')) })),
+  payment: Type.Object({ token: Token('the token of the approved payment to refund') }),
+  settings: Settings,
+});
+export type RefundBodyInput = Static<typeof RefundBody>;
+
+const AdapterLogEntry = Type.Object({
+  kind: Type.String(),
+  request: Type.Object({ url: Type.String(), body: Type.Optional(Type.Unknown()) }),
+  status: Type.Integer(),
+  response: Type.Optional(Type.Unknown()),
+  duration: Type.Number({ description: 'seconds' }),
+});
+
+// spec 2.9: one shape for every adapter answer; a field not listed here never leaves.
+export const AdapterAnswerSchema = Type.Object({
+  result: Type.Boolean(),
+  status: Type.Optional(Type.String()),
+  gateway_token: Type.Optional(Type.String()),
+  amount: Type.Optional(Type.Integer()),
+  currency: Type.Optional(Type.String()),
+  redirect_request: Type.Optional(
+    Type.Object({ url: Type.String(), type: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.String())) }),
+  ),
+  details: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  code: Type.Optional(Type.Integer()),
+  logs: Type.Array(AdapterLogEntry),
+});
+
+export const TransactionParams = Type.Object({ transactionId: Type.String({ minLength: 1, maxLength: TOKEN_LENGTH_MAX }) });
+export type TransactionParamsInput = Static<typeof TransactionParams>;
+
+// The form the business service's page posts to start 3-D Secure (redirect_request type post).
+export const ThreeDSecureStartForm = Type.Object({
+  PaReq: Type.Optional(Type.String({ maxLength: KEY_LENGTH_MAX })),
+  MD: Type.Optional(Type.String({ maxLength: TOKEN_LENGTH_MAX })),
+  TermUrl: Type.Optional(Type.String({ maxLength: URL_LENGTH_MAX })),
+});
+export type ThreeDSecureStartFormInput = Static<typeof ThreeDSecureStartForm>;
+
+export const ThreeDSecureCompleteForm = Type.Object({ outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]) });
+export type ThreeDSecureCompleteFormInput = Static<typeof ThreeDSecureCompleteForm>;

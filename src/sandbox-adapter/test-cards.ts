@@ -1,0 +1,110 @@
+// The sandbox test cards (spec 1) and what each one makes the emulated provider do.
+// Served as-is by the main API at GET /api/v1/sandbox/test-cards.
+
+export type SandboxOperation = 'pay' | 'payout';
+
+export type SandboxScenario =
+  | 'three_ds_approved'
+  | 'three_ds_declined'
+  | 'approved'
+  | 'declined'
+  | 'insufficient_funds'
+  | 'callback_approved'
+  | 'status_check_approved'
+  | 'timeout_then_approved'
+  | 'payout_approved'
+  | 'payout_declined';
+
+export interface SandboxTestCard {
+  pan: string;
+  display: string;
+  scenario: SandboxScenario;
+  outcome: string;
+  threeDSecure: boolean;
+  operation: SandboxOperation;
+}
+
+// How the emulated provider behaves for a scenario:
+// - firstAnswer: what /pay (or /payout) answers at once;
+// - finalStatus / declineReason: where the transaction ends (after 3-D Secure success for 3-D Secure cards);
+// - callback: whether a provider callback reports the final status, and when;
+// - statusCheckReports: 'final' = /status reports the stored status, 'pending' = /status never resolves it.
+export interface ScenarioBehaviour {
+  firstAnswer: 'final' | 'pending' | 'three_d_secure' | 'timeout';
+  finalStatus: 'approved' | 'declined';
+  declineReason: string | null;
+  callback: 'none' | 'after_delay' | 'after_authentication';
+  statusCheckReports: 'final' | 'pending';
+}
+
+export const SANDBOX_TEST_CARDS_URL_PATH = '/api/v1/sandbox/test-cards';
+
+export const DECLINE_REASONS = {
+  doNotHonor: 'Do not honor',
+  insufficientFunds: 'Insufficient funds',
+  declinedAfterThreeDSecure: 'Declined by issuer after 3-D Secure',
+  threeDSecureFailed: '3-D Secure authentication failed',
+  payoutDeclined: 'Payout declined by issuer',
+  sandboxCardInProduction: 'sandbox card used in production',
+  realCardInSandboxAdapter: 'the sandbox adapter cannot process real cards',
+  cardDataMissing: 'sandbox needs card data: post the card through the hosted page or Host-to-Host',
+} as const;
+
+function card(display: string, scenario: SandboxScenario, operation: SandboxOperation, threeDSecure: boolean, outcome: string): SandboxTestCard {
+  return Object.freeze({ pan: display.replaceAll(' ', ''), display, scenario, outcome, threeDSecure, operation });
+}
+
+export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = Object.freeze([
+  card('4000 0000 0000 3220', 'three_ds_approved', 'pay', true, '3-D Secure, approved after successful authentication'),
+  card('4000 0000 0000 3006', 'three_ds_declined', 'pay', true, `3-D Secure, declined even after successful authentication ("${DECLINE_REASONS.declinedAfterThreeDSecure}")`),
+  card('4242 4242 4242 4242', 'approved', 'pay', false, 'no 3-D Secure, approved at once'),
+  card('4000 0000 0000 0002', 'declined', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.doNotHonor}")`),
+  card('4000 0000 0000 9995', 'insufficient_funds', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.insufficientFunds}")`),
+  card('4000 0000 0000 1001', 'callback_approved', 'pay', false, 'pending; approved a few seconds later by provider callback only (/status keeps answering pending)'),
+  card('4000 0000 0000 1002', 'status_check_approved', 'pay', false, 'pending; no callback; approved by the status checker (/status answers approved)'),
+  card('4000 0000 0000 1003', 'timeout_then_approved', 'pay', false, 'the adapter answers only after response_timeout + 1 s (the caller times out); /status answers approved'),
+  card('5555 5555 5555 4444', 'payout_approved', 'payout', false, 'payout approved at once'),
+  card('5105 1051 0510 5100', 'payout_declined', 'payout', false, `payout declined at once ("${DECLINE_REASONS.payoutDeclined}")`),
+]);
+
+export const SCENARIO_BEHAVIOURS: Readonly<Record<SandboxScenario, ScenarioBehaviour>> = Object.freeze({
+  three_ds_approved: { firstAnswer: 'three_d_secure', finalStatus: 'approved', declineReason: null, callback: 'after_authentication', statusCheckReports: 'final' },
+  three_ds_declined: {
+    firstAnswer: 'three_d_secure',
+    finalStatus: 'declined',
+    declineReason: DECLINE_REASONS.declinedAfterThreeDSecure,
+    callback: 'after_authentication',
+    statusCheckReports: 'final',
+  },
+  approved: { firstAnswer: 'final', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
+  declined: { firstAnswer: 'final', finalStatus: 'declined', declineReason: DECLINE_REASONS.doNotHonor, callback: 'none', statusCheckReports: 'final' },
+  insufficient_funds: { firstAnswer: 'final', finalStatus: 'declined', declineReason: DECLINE_REASONS.insufficientFunds, callback: 'none', statusCheckReports: 'final' },
+  callback_approved: { firstAnswer: 'pending', finalStatus: 'approved', declineReason: null, callback: 'after_delay', statusCheckReports: 'pending' },
+  status_check_approved: { firstAnswer: 'pending', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
+  timeout_then_approved: { firstAnswer: 'timeout', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
+  payout_approved: { firstAnswer: 'final', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
+  payout_declined: { firstAnswer: 'final', finalStatus: 'declined', declineReason: DECLINE_REASONS.payoutDeclined, callback: 'none', statusCheckReports: 'final' },
+});
+
+const CARDS_BY_PAN: ReadonlyMap<string, SandboxTestCard> = new Map(SANDBOX_TEST_CARDS.map((testCard) => [testCard.pan, testCard]));
+
+// Digits only; spaces between digits are accepted (spec 1: cards are typed as printed).
+export function panDigitsOf(pan: string): string {
+  return pan.replace(/\s+/g, '');
+}
+
+export function isSandboxTestCard(panDigits: string): boolean {
+  return CARDS_BY_PAN.has(panDigitsOf(panDigits));
+}
+
+// The scenario of a test card for this operation, or null when it is not a test card of that operation.
+export function sandboxScenarioOf(panDigits: string, operation: SandboxOperation): SandboxScenario | null {
+  const testCard = CARDS_BY_PAN.get(panDigitsOf(panDigits));
+  return testCard !== undefined && testCard.operation === operation ? testCard.scenario : null;
+}
+
+export function unknownCardReason(operation: SandboxOperation): string {
+  const displays = SANDBOX_TEST_CARDS.filter((testCard) => testCard.operation === operation).map((testCard) => testCard.display);
+  const noun = operation === 'pay' ? 'card' : 'payout card';
+  return `unknown sandbox ${noun}; use one of ${displays.join(', ')} (GET ${SANDBOX_TEST_CARDS_URL_PATH})`;
+}

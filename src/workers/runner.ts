@@ -1,0 +1,60 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ProcessingDeps } from '../flows/process-payment.ts';
+import { claimDue, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/processing-repo.ts';
+import { expireDuePayments } from './expiry.ts';
+import { deliverNotification } from './notifier.ts';
+import { runStatusCheck } from './status-checker.ts';
+
+const CLAIM_BATCH_MAX = 20;
+const FAILED_WORK_RETRY_MS = 30_000;
+
+export interface RunningWorkers {
+  stop(): Promise<void>;
+  tick(): Promise<void>; // one pass over every topic, for tests
+}
+
+const HANDLERS: Record<OutboxTopic, (deps: ProcessingDeps, work: OutboxRow) => Promise<void>> = {
+  status_check: runStatusCheck,
+  notification: deliverNotification,
+};
+
+// The worker role: polls the outbox (and expiries) every poll interval; any number may run against one database.
+export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollMs: number): RunningWorkers {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const db = deps.context.database.db;
+
+  const runOne = async (topic: OutboxTopic, work: OutboxRow) => {
+    try {
+      await HANDLERS[topic](deps, work);
+    } catch (error) {
+      log.error({ err: error, outboxId: work.id, topic }, 'outbox work failed; retrying later');
+      await rescheduleWork(db, work.id, new Date(Date.now() + FAILED_WORK_RETRY_MS), (error as Error).message).catch(() => {});
+    }
+  };
+
+  const tick = async () => {
+    for (const topic of Object.keys(HANDLERS) as OutboxTopic[]) {
+      const claimed = await claimDue(db, topic, CLAIM_BATCH_MAX);
+      await Promise.all(claimed.map((work) => runOne(topic, work)));
+    }
+    await expireDuePayments(db);
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      running = tick().catch((error: unknown) => log.error({ err: error }, 'worker tick failed'));
+      await running;
+      running = null;
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
+    }
+  };
+  void loop();
+  return {
+    tick,
+    stop: async () => {
+      stopped = true;
+      await running;
+    },
+  };
+}

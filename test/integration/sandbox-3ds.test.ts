@@ -1,0 +1,181 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adapterCall,
+  buildSandboxApp,
+  MERCHANT_PRIVATE_KEY,
+  payBody,
+  PROCESSING_URL,
+  PUBLIC_BASE_URL,
+  startCallbackReceiver,
+  statusBody,
+  verifyCallback,
+  type CallbackReceiver,
+} from './sandbox-support.ts';
+
+const CARD_3DS_APPROVED = '4000 0000 0000 3220';
+const CARD_3DS_DECLINED = '4000 0000 0000 3006';
+
+function buttonsOf(html: string): string[] {
+  return [...html.matchAll(/<button\b[^>]*>([^<]*)<\/button>/g)].map((match) => match[1]!.trim());
+}
+
+describe('sandbox 3-D Secure emulation', () => {
+  let app: FastifyInstance;
+  let receiver: CallbackReceiver;
+
+  beforeAll(async () => {
+    app = await buildSandboxApp();
+    receiver = await startCallbackReceiver();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+  });
+
+  async function startThreeDSecure(card: string, amount = 5000) {
+    const body = payBody({ pan: card, callbackUrl: receiver.url, amount, currency: 'EUR' });
+    const token = (body['payment'] as { token: string }).token;
+    const pay = await adapterCall(app, 'pay', body);
+    return { token, pay: pay.answer };
+  }
+
+  function pathOf(url: string): string {
+    expect(url.startsWith(PUBLIC_BASE_URL)).toBe(true);
+    return `/sandbox-adapter${url.slice(PUBLIC_BASE_URL.length)}`;
+  }
+
+  async function complete(transactionId: string, outcome: 'success' | 'failure') {
+    return app.inject({
+      method: 'POST',
+      url: `/sandbox-adapter/3ds/${transactionId}/complete`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `outcome=${outcome}`,
+    });
+  }
+
+  it('answers a 3-D Secure card with pending and a post redirect carrying PaReq, MD and TermUrl', async () => {
+    const { pay } = await startThreeDSecure(CARD_3DS_APPROVED);
+    expect(pay).toMatchObject({ result: true, status: 'pending' });
+    const redirect = pay.redirect_request!;
+    expect(redirect.type).toBe('post');
+    expect(redirect.url).toBe(`${PUBLIC_BASE_URL}/3ds/${pay.gateway_token}`);
+    expect(redirect.params).toMatchObject({ MD: pay.gateway_token, TermUrl: PROCESSING_URL });
+    expect(redirect.params!['PaReq']).toMatch(/^[A-Za-z0-9+/=]+$/);
+  });
+
+  it('renders the page (GET and the form POST) with exactly two buttons, no script and a strict CSP', async () => {
+    const { pay } = await startThreeDSecure(CARD_3DS_APPROVED);
+    const path = pathOf(pay.redirect_request!.url);
+    const viaGet = await app.inject({ method: 'GET', url: path });
+    const params = new URLSearchParams(pay.redirect_request!.params as Record<string, string>);
+    const viaPost = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: params.toString(),
+    });
+    for (const page of [viaGet, viaPost]) {
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://pay.test");
+      expect(page.body).toContain('<title>Sandbox 3-D Secure</title>');
+      expect(buttonsOf(page.body)).toEqual(['Authentication successful', 'Authentication failed']);
+      expect(page.body).not.toMatch(/<script|src=|https?:\/\/(?!adapter\.test)/i);
+      expect(page.body).toContain('400000******3220');
+      expect(page.body).toContain(`action="${PUBLIC_BASE_URL}/3ds/${pay.gateway_token}/complete"`);
+    }
+  });
+
+  it.each([
+    { card: CARD_3DS_APPROVED, outcome: 'success' as const, status: 'approved', reason: undefined },
+    { card: CARD_3DS_DECLINED, outcome: 'success' as const, status: 'declined', reason: 'Declined by issuer after 3-D Secure' },
+    { card: CARD_3DS_APPROVED, outcome: 'failure' as const, status: 'declined', reason: '3-D Secure authentication failed' },
+    { card: CARD_3DS_DECLINED, outcome: 'failure' as const, status: 'declined', reason: '3-D Secure authentication failed' },
+  ])('after $outcome on card $card: 303 to the TermUrl, signed callback $status, /status $status', async ({ card, outcome, status, reason }) => {
+    const { token, pay } = await startThreeDSecure(card, 7777);
+    const transactionId = pay.gateway_token!;
+    const before = receiver.received.length;
+
+    const pendingStatus = await adapterCall(app, 'status', statusBody(token, transactionId));
+    expect(pendingStatus.answer).toMatchObject({ result: true, status: 'pending' });
+
+    const completed = await complete(transactionId, outcome);
+    expect(completed.statusCode).toBe(303);
+    expect(completed.headers.location).toBe(PROCESSING_URL);
+
+    const [callback] = (await receiver.waitForCount(before + 1)).slice(before);
+    const verified = await verifyCallback(callback!);
+    expect(verified.merchantPrivateKey).toBe(MERCHANT_PRIVATE_KEY);
+    expect(verified.claims).toMatchObject({ status, amount: 7777, currency: 'EUR', gateway_token: transactionId });
+    expect(verified.claims['reason']).toBe(reason);
+    expect(verified.body).toMatchObject({ status, amount: 7777, currency: 'EUR', gateway_token: transactionId });
+    expect(verified.body['reason']).toBe(reason);
+    expect(verified.body).not.toHaveProperty('secure');
+    expect(callback!.headers['content-type']).toBe('application/json');
+
+    const finalStatus = await adapterCall(app, 'status', statusBody(token, transactionId));
+    expect(finalStatus.answer).toMatchObject({ result: true, status });
+    if (reason !== undefined) expect(finalStatus.answer.details).toBe(reason);
+  });
+
+  it('lets the first completion decide: a second click redirects again without changing the status or calling back twice', async () => {
+    const { token, pay } = await startThreeDSecure(CARD_3DS_APPROVED);
+    const before = receiver.received.length;
+    expect((await complete(pay.gateway_token!, 'failure')).statusCode).toBe(303);
+    await receiver.waitForCount(before + 1);
+    const second = await complete(pay.gateway_token!, 'success');
+    expect(second.statusCode).toBe(303);
+    expect(second.headers.location).toBe(PROCESSING_URL);
+    const status = await adapterCall(app, 'status', statusBody(token));
+    expect(status.answer).toMatchObject({ status: 'declined', details: '3-D Secure authentication failed' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.received.length).toBe(before + 1);
+
+    const page = await app.inject({ method: 'GET', url: `/sandbox-adapter/3ds/${pay.gateway_token}` });
+    expect(page.statusCode).toBe(200);
+    expect(buttonsOf(page.body)).toEqual([]);
+    expect(page.body).toContain('already complete');
+  });
+
+  it('redirects to the TermUrl recorded at /pay, not one posted in the form', async () => {
+    const { pay } = await startThreeDSecure(CARD_3DS_APPROVED);
+    const completed = await app.inject({
+      method: 'POST',
+      url: `/sandbox-adapter/3ds/${pay.gateway_token}/complete`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=success&TermUrl=https%3A%2F%2Fevil.test%2F',
+    });
+    expect(completed.headers.location).toBe(PROCESSING_URL);
+  });
+
+  it('answers 404 for an unknown transaction and for a card without 3-D Secure', async () => {
+    const unknown = await app.inject({ method: 'GET', url: '/sandbox-adapter/3ds/sbx_unknown' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^text\/html/);
+    const plain = await adapterCall(app, 'pay', payBody({ pan: '4242 4242 4242 4242' }));
+    expect((await app.inject({ method: 'GET', url: `/sandbox-adapter/3ds/${plain.answer.gateway_token}` })).statusCode).toBe(404);
+    expect((await complete(plain.answer.gateway_token!, 'success')).statusCode).toBe(404);
+  });
+
+  it('refuses a completion without a valid outcome and a start form whose MD is another transaction', async () => {
+    const { pay } = await startThreeDSecure(CARD_3DS_APPROVED);
+    const bad = await app.inject({
+      method: 'POST',
+      url: `/sandbox-adapter/3ds/${pay.gateway_token}/complete`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=maybe',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/^text\/html/);
+    const mismatched = await app.inject({
+      method: 'POST',
+      url: `/sandbox-adapter/3ds/${pay.gateway_token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'MD=sbx_other&PaReq=x',
+    });
+    expect(mismatched.statusCode).toBe(400);
+    const status = await adapterCall(app, 'status', statusBody((await startThreeDSecure(CARD_3DS_APPROVED)).token));
+    expect(status.answer.status).toBe('pending');
+  });
+});
