@@ -16,6 +16,7 @@ import { registerMerchantAuth } from './merchant-api/auth.ts';
 import { MERCHANT_KEYS_CHANNEL, MerchantKeyCache } from './merchant-api/key-cache.ts';
 import { registerIdempotency } from './merchant-api/idempotency.ts';
 import { providerCallbackRoutes } from './gateways/callback-routes.ts';
+import { checkoutRoutes } from './checkout/routes.ts';
 import { paymentRoutes } from './merchant-api/payments/routes.ts';
 import { notificationRoutes } from './merchant-api/payments/notification-routes.ts';
 import { sql } from 'drizzle-orm';
@@ -74,6 +75,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   if (options.api === false) return app;
 
   await app.register(providerCallbackRoutes);
+  await app.register(checkoutRoutes);
   // The sandbox acquirer, mounted in-process; Payrail reaches it over HTTP like any adapter (spec 1).
   const ownCertAgent = new Agent({ connect: options.https ? { ca: [...rootCertificates, options.https.cert] } : {} });
   app.addHook('onClose', async () => ownCertAgent.close());

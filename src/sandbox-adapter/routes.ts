@@ -2,10 +2,9 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Dispatcher } from 'undici';
-import { SandboxTransactionStore } from './store.ts';
 import { adapterLogEntry } from './adapter-logs.ts';
 import { payFlow, payoutFlow } from './pay-flow.ts';
-import { INVALID_JSON_ERROR_CODE, ADAPTER_BODY_LIMIT_BYTES, registerRawJsonParser, signatureMatches } from './raw-json.ts';
+import { ADAPTER_BODY_LIMIT_BYTES, INVALID_JSON_ERROR_CODE, registerRawJsonParser, signatureMatches } from './raw-json.ts';
 import { ASYNC_APPROVAL_DELAY_MS_DEFAULT, closeRuntime, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import {
   AdapterAnswerSchema,
@@ -16,11 +15,16 @@ import {
   ThreeDSecureCompleteForm,
   ThreeDSecureStartForm,
   TransactionParams,
+  type PayBodyInput,
+  type PayoutBodyInput,
+  type RefundBodyInput,
+  type StatusBodyInput,
   type ThreeDSecureCompleteFormInput,
   type ThreeDSecureStartFormInput,
   type TransactionParamsInput,
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
+import { SandboxTransactionStore } from './store.ts';
 import { completeThreeDSecure, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
 import { renderErrorPage, threeDSecureCsp } from './three-d-secure-page.ts';
 
@@ -101,10 +105,10 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
       },
     );
   }
-  adapterRoute('pay', PayBody, (input: Parameters<typeof payFlow>[1]) => payFlow(runtime, input));
-  adapterRoute('payout', PayoutBody, (input: Parameters<typeof payoutFlow>[1]) => payoutFlow(runtime, input));
-  adapterRoute('status', StatusBody, (input: Parameters<typeof statusFlow>[1]) => statusFlow(runtime, input));
-  adapterRoute('refund', RefundBody, (input: Parameters<typeof refundFlow>[1]) => refundFlow(runtime, input));
+  adapterRoute<PayBodyInput>('pay', PayBody, (input) => payFlow(runtime, input));
+  adapterRoute<PayoutBodyInput>('payout', PayoutBody, (input) => payoutFlow(runtime, input));
+  adapterRoute<StatusBodyInput>('status', StatusBody, (input) => statusFlow(runtime, input));
+  adapterRoute<RefundBodyInput>('refund', RefundBody, (input) => refundFlow(runtime, input));
 
   const showPage = (transactionId: string, reply: FastifyReply) => {
     const transaction = threeDSecureTransaction(runtime, transactionId);

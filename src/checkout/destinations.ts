@@ -1,0 +1,26 @@
+import { isFinal, type PaymentStatus } from '../domain/payment-status.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+
+const PENDING_BEFORE_PENDING_URL_MS = 20_000;
+
+function withQuery(url: string, token: string, status: string): string {
+  const target = new URL(url);
+  target.searchParams.set('token', token);
+  target.searchParams.set('status', status);
+  return target.toString();
+}
+
+// spec 6.3: the customer ends at redirectSuccessUrl, redirectFailUrl or pendingUrl (token and status in the
+// query); without them, at our own result page (null).
+export function merchantDestination(payment: PaymentRow, now = Date.now()): string | null {
+  const status = payment.status as PaymentStatus;
+  if (status === 'approved' && payment.redirectSuccessUrl) return withQuery(payment.redirectSuccessUrl, payment.token, status);
+  if ((status === 'declined' || status === 'expired') && payment.redirectFailUrl) return withQuery(payment.redirectFailUrl, payment.token, status);
+  const waitedLong = now - payment.updatedAt.getTime() > PENDING_BEFORE_PENDING_URL_MS;
+  if (status === 'pending' && payment.pendingUrl && waitedLong) return withQuery(payment.pendingUrl, payment.token, status);
+  return null;
+}
+
+export function isSettled(payment: PaymentRow, now = Date.now()): boolean {
+  return isFinal(payment.status as PaymentStatus) || merchantDestination(payment, now) !== null;
+}

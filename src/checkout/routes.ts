@@ -1,0 +1,122 @@
+import formBody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { currencyExponent } from '../domain/currencies.ts';
+import type { PaymentStatus } from '../domain/payment-status.ts';
+import { processPayment } from '../flows/process-payment.ts';
+import type { RedirectRequest } from '../gateways/adapter-contract.ts';
+import { ApiError } from '../lib/errors.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+import { findPaymentByTokenUnscoped } from '../store/processing-repo.ts';
+import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
+import { parseCardForm } from './card-form.ts';
+import { isSettled, merchantDestination } from './destinations.ts';
+import { formatAmount } from './format-amount.ts';
+import { normalizeLocale, type CheckoutLocale } from './locales.ts';
+import { cardFieldMessage, renderPaymentPage, renderRedirectPage, renderResultPage, renderWaitingPage, type PageResult } from './pages.ts';
+import { checkoutJson, wantsJson } from './json-view.ts';
+
+const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
+const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 5 })) });
+const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+type TokenRequest = { Params: Static<typeof TokenParams>; Querystring: Static<typeof LocaleQuery> };
+
+// The hosted payment page (spec 1, 6.3): card form → adapter /pay → 3-D Secure or waiting → the merchant's URLs.
+export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
+  const context = app.payrail;
+  const deps = { context, adapterClient: context.adapterClient };
+  const urls = (token: string) => ({
+    page: `/checkout/${token}`,
+    status: `/checkout/${token}/status`,
+    back: `/checkout/${token}/return`,
+  });
+  const schema = { hide: true, params: TokenParams, querystring: LocaleQuery };
+
+  const load = async (token: string): Promise<PaymentRow> => {
+    const payment = await findPaymentByTokenUnscoped(context.database.db, token);
+    if (!payment) throw new ApiError('not_found', 404, 'payment not found');
+    return payment;
+  };
+  const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
+    reply.code(statusCode).header('content-security-policy', page.csp).header('x-frame-options', 'DENY').type('text/html; charset=utf-8').send(page.html);
+  const amountText = (payment: PaymentRow, locale: CheckoutLocale) =>
+    formatAmount(payment.amountMinor, payment.currency, currencyExponent(context.currencies, payment.currency) ?? 2, locale);
+
+  // Where a payment stands decides the page: card form, 3-D Secure step, waiting, or the end.
+  const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale) => {
+    const destination = merchantDestination(payment);
+    if (destination) return reply.redirect(destination, 303);
+    const status = payment.status as PaymentStatus;
+    if (status === 'init') {
+      const page = renderPaymentPage({
+        token: payment.token,
+        locale,
+        product: payment.product,
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
+        actionUrl: `${urls(payment.token).page}?locale=${locale}`,
+      });
+      return send(reply, page);
+    }
+    if (status === 'pending') return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
+    return send(reply, renderResultPage({ locale, status, product: payment.product, amountText: amountText(payment, locale), reason: payment.declineReason }));
+  };
+
+  app.get<TokenRequest>('/checkout/:token', { schema }, async (request, reply) => {
+    const payment = await load(request.params.token);
+    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    if (wantsJson(request.headers.accept, payment)) return reply.send(await checkoutJson(deps, payment, request.ip));
+    return showState(reply, payment, locale);
+  });
+
+  app.post<TokenRequest & { Body: Record<string, unknown> }>('/checkout/:token', { schema }, async (request, reply) => {
+    const payment = await load(request.params.token);
+    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    if (payment.status !== 'init') return reply.redirect(urls(payment.token).back, 303);
+    const parsed = parseCardForm(request.body ?? {});
+    if ('invalidFields' in parsed) {
+      const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field) }));
+      const page = renderPaymentPage({
+        token: payment.token,
+        locale,
+        product: payment.product,
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
+        actionUrl: `${urls(payment.token).page}?locale=${locale}`,
+        errors,
+        values: { holder: typeof request.body?.['holder'] === 'string' ? request.body['holder'] : '', expires: typeof request.body?.['expires'] === 'string' ? request.body['expires'] : '' },
+      });
+      return send(reply, page, 422);
+    }
+    const processed = await processPayment(deps, payment.id, parsed.card, { ip: request.ip });
+    const redirect = processed.redirectRequest as RedirectRequest | null;
+    if (processed.status === 'pending' && redirect) {
+      return send(reply, renderRedirectPage({ locale, redirect, statusUrl: urls(payment.token).status }));
+    }
+    return reply.redirect(`${urls(payment.token).back}?locale=${locale}`, 303);
+  });
+
+  // TermUrl of 3-D Secure and the landing after /pay: GET, or POST as issuers do.
+  const landing = async (request: { params: { token: string }; query: { locale?: string } }, reply: FastifyReply) => {
+    const payment = await load(request.params.token);
+    return showState(reply, payment, normalizeLocale(request.query.locale ?? payment.locale));
+  };
+  app.get<TokenRequest>('/checkout/:token/return', { schema }, landing);
+  app.post<TokenRequest>('/checkout/:token/return', { schema }, landing);
+
+  app.get<TokenRequest>('/checkout/:token/status', { schema }, async (request) => {
+    const payment = await load(request.params.token);
+    const settled = isSettled(payment);
+    return { status: payment.status, final: settled, redirectUrl: settled ? (merchantDestination(payment) ?? urls(payment.token).back) : null };
+  });
+
+  app.get<{ Params: { name: string } }>('/checkout/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+    if (!isCheckoutAssetName(request.params.name)) throw new ApiError('not_found', 404, 'no such asset');
+    const asset = readCheckoutAsset(request.params.name);
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    return reply.header('content-type', asset.contentType).header('etag', asset.etag).header('cache-control', 'public, max-age=300').send(asset.body);
+  });
+}
