@@ -1,24 +1,35 @@
-// `npm run bench`: payment creation (variant A) under autocannon load, Payrail against a bare Fastify
-// baseline doing the same validation and INSERT, on PostgreSQL and on PGlite. Writes bench/RESULTS.md.
+// `npm run bench`: payment creation (variant A) and approved Host-to-Host payments under autocannon load,
+// Payrail against a bare Fastify baseline doing the create's validation and INSERT, on PostgreSQL and on
+// PGlite. BENCH_SCENARIOS=create,h2h picks Payrail's workloads (default both). Writes bench/RESULTS.md.
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { postgresVersion } from './lib/bench-databases.ts';
 import { CleanupStack } from './lib/cleanup.ts';
-import { measureTarget } from './lib/measure.ts';
+import { h2hWorkload, startNotificationReceiver, type NotificationReceiver } from './lib/h2h.ts';
+import { CREATE_WORKLOAD, measureTarget, type Workload } from './lib/measure.ts';
 import {
   consoleTable,
+  payrailFailureCount,
   ratioFor,
   resultsSection,
   TARGET_RATIO_MIN,
   writeResultsSection,
   type Measurement,
+  type RowName,
   type RunContext,
 } from './lib/report.ts';
-import { readSettings } from './lib/settings.ts';
+import { readSettings, type ScenarioName } from './lib/settings.ts';
 
 const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const cleanup = new CleanupStack();
+const ROW_OF_SCENARIO: Readonly<Record<ScenarioName, RowName>> = { create: 'payrail', h2h: 'payrail-h2h' };
+
+function workloadOf(scenario: ScenarioName, receiver: NotificationReceiver | null): Workload {
+  if (scenario === 'create') return CREATE_WORKLOAD;
+  if (receiver === null) throw new Error('the H2H scenario needs the notification receiver');
+  return h2hWorkload(receiver);
+}
 
 async function main(): Promise<number> {
   const settings = readSettings(process.env);
@@ -33,24 +44,33 @@ async function main(): Promise<number> {
     durationS: settings.durationS,
     warmupS: settings.warmupS,
   };
+  // One receiver for the whole run; each H2H measurement counts what arrives during its own measured run.
+  const receiver = settings.scenarios.includes('h2h') ? await startNotificationReceiver(cleanup) : null;
   const measurements: Measurement[] = [];
   for (const engine of settings.engines) {
     // One after the other, never together: each server has the machine to itself.
-    for (const server of ['baseline', 'payrail'] as const) {
-      const measured = await measureTarget({ engine, server, layers: [], label: server }, settings, cleanup, print);
-      measurements.push({ engine, server, ...measured });
+    const baseline = await measureTarget({ engine, server: 'baseline', layers: [], label: 'baseline' }, settings, cleanup, print);
+    measurements.push({ engine, row: 'baseline', ...baseline });
+    for (const scenario of settings.scenarios) {
+      const row = ROW_OF_SCENARIO[scenario];
+      const measured = await measureTarget({ engine, server: 'payrail', layers: [], label: row, workload: workloadOf(scenario, receiver) }, settings, cleanup, print);
+      measurements.push({ engine, row, ...measured });
     }
   }
   print('');
   print(consoleTable(measurements));
-  const ratio = ratioFor(measurements, 'postgres');
-  if (ratio !== null) print(`\nPayrail/baseline on PostgreSQL: ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO_MIN.toFixed(2)})`);
+  print('');
+  for (const row of ['payrail', 'payrail-h2h'] as const) {
+    const ratio = ratioFor(measurements, 'postgres', row);
+    if (ratio !== null) print(`${row}/baseline on PostgreSQL: ${ratio.toFixed(2)}${row === 'payrail' ? ` (target ≥ ${TARGET_RATIO_MIN.toFixed(2)})` : ''}`);
+  }
+  for (const { engine, row, notificationsReceived } of measurements) {
+    if (notificationsReceived !== null) print(`${engine} ${row}: ${notificationsReceived} notifications received during the measured run`);
+  }
   writeResultsSection(resultsPath, resultsSection(context, measurements));
   print(`written to ${resultsPath}`);
-  const payrailFailures = measurements
-    .filter((measurement) => measurement.server === 'payrail')
-    .reduce((sum, measurement) => sum + measurement.figures.non2xx + measurement.figures.errors, 0);
-  if (payrailFailures > 0) print(`Payrail answered ${payrailFailures} requests with an error or not at all`);
+  const payrailFailures = payrailFailureCount(measurements);
+  if (payrailFailures > 0) print(`Payrail answered ${payrailFailures} requests with an error, not at all, or (H2H) not approved`);
   return payrailFailures > 0 ? 1 : 0;
 }
 

@@ -10,6 +10,7 @@ interface AutocannonOptions {
   duration: number; // seconds
   timeout: number; // seconds, per request
   tlsOptions: { ca: string }; // autocannon always sets rejectUnauthorized: false itself
+  verifyBody?: (body: string) => boolean; // called with every complete response; false counts a mismatch
 }
 
 interface Histogram {
@@ -24,6 +25,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  mismatches: number;
   statusCodeStats: Record<string, { count: number }>;
   duration: number; // seconds
 }
@@ -39,6 +41,8 @@ export interface LoadPlan {
   connections: number;
   durationS: number;
   ca: string;
+  // Judges every response body, whatever its status code; see LoadFigures.unexpected2xx.
+  expectedBody?: (body: string) => boolean;
 }
 
 export interface LoadFigures {
@@ -48,6 +52,7 @@ export interface LoadFigures {
   latencyP99Ms: number;
   non2xx: number;
   errors: number; // socket errors and timeouts
+  unexpected2xx: number | null; // 2xx answers whose body expectedBody refused; null without expectedBody
   statusCounts: Record<string, number>;
 }
 
@@ -65,6 +70,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadFigures> {
         duration: plan.durationS,
         timeout: REQUEST_TIMEOUT_S,
         tlsOptions: { ca: plan.ca },
+        ...(plan.expectedBody ? { verifyBody: plan.expectedBody } : {}),
       },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
@@ -78,6 +84,8 @@ export async function runLoad(plan: LoadPlan): Promise<LoadFigures> {
     latencyP99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors, // autocannon counts timeouts among errors as well
+    // autocannon verifies every complete response, so a non-2xx one (never an expected body) is a mismatch too.
+    unexpected2xx: plan.expectedBody ? Math.max(0, result.mismatches - result.non2xx) : null,
     statusCounts,
   };
 }

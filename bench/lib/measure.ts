@@ -11,7 +11,7 @@ import { postgresCpuMs, processCpuMs } from './cpu-time.ts';
 import { runLoad, type LoadFigures } from './load.ts';
 import type { EngineName, ServerName } from './report.ts';
 import { freePort, startServer, type ServerProcess } from './server-process.ts';
-import type { Settings } from './settings.ts';
+import type { ScenarioName, Settings } from './settings.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,18 +27,32 @@ export const PAYMENT_BODY_A = JSON.stringify({
   locale: 'en',
 });
 
+// What the load sends and what it expects back.
+export interface Workload {
+  scenario: ScenarioName;
+  body: string;
+  expectedBody?: (body: string) => boolean; // refused 2xx bodies are counted (LoadFigures.unexpected2xx)
+  notificationCount?: () => number; // read before and after the measured run
+}
+
+export const CREATE_WORKLOAD: Workload = { scenario: 'create', body: PAYMENT_BODY_A };
+
 export interface Target {
   engine: EngineName;
   server: ServerName;
   layers: readonly PayrailLayer[]; // baseline only: Payrail layers added back (bench/probe.ts)
   label: string; // names the server in progress lines and profile files
+  workload?: Workload; // CREATE_WORKLOAD when absent
 }
 
 export interface Measured {
   figures: LoadFigures;
   serverCpuUsPerRequest: number | null; // the server process's CPU time over the measured run, per request
   postgresCpuUsPerRequest: number | null; // all PostgreSQL processes, machine-wide
+  notificationsReceived: number | null; // during the measured run, when the workload counts them
 }
+
+const UNEXPECTED_BODY_CHARS_MAX = 500;
 
 interface Started {
   running: ServerProcess;
@@ -86,6 +100,8 @@ async function launch(target: Target, settings: Settings, cleanup: CleanupStack)
       PAYRAIL_ADMIN_KEY: adminKey,
       PAYRAIL_LOG_LEVEL: 'warn',
       PAYRAIL_DEMO_MERCHANT: '0',
+      // The sandbox adapter's URL derives from it, and the self-signed certificate names localhost.
+      PAYRAIL_PUBLIC_URL: `https://localhost:${port}`,
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...(target.layers.length > 0 ? { BENCH_BASELINE_LAYERS: target.layers.join(',') } : {}),
     },
@@ -110,14 +126,26 @@ const perRequestUs = (beforeMs: number | null, afterMs: number | null, requests:
 
 // Starts the target alone, warms it up, measures one run and stops it again.
 export async function measureTarget(target: Target, settings: Settings, cleanup: CleanupStack, print: (line: string) => void): Promise<Measured> {
+  const workload = target.workload ?? CREATE_WORKLOAD;
   const started = await launch(target, settings, cleanup);
   try {
+    let firstUnexpectedBody: string | null = null;
+    const expectedBody = workload.expectedBody;
     const plan = {
       url: `${started.running.url}/api/v1/payments`,
       headers: { authorization: `Bearer ${started.merchantKey}`, 'content-type': 'application/json' },
-      body: PAYMENT_BODY_A,
+      body: workload.body,
       connections: settings.connections,
       ca: started.ca,
+      ...(expectedBody
+        ? {
+            expectedBody: (body: string) => {
+              const expected = expectedBody(body);
+              if (!expected) firstUnexpectedBody ??= body.slice(0, UNEXPECTED_BODY_CHARS_MAX);
+              return expected;
+            },
+          }
+        : {}),
     };
     if (settings.warmupS > 0) {
       print(`${target.engine} ${target.label}: warm-up ${settings.warmupS} s`);
@@ -126,13 +154,18 @@ export async function measureTarget(target: Target, settings: Settings, cleanup:
     print(`${target.engine} ${target.label}: ${settings.connections} connections, ${settings.durationS} s`);
     const serverCpuBeforeMs = processCpuMs(started.running.pid);
     const postgresCpuBeforeMs = target.engine === 'postgres' ? postgresCpuMs() : null;
+    const notificationsBefore = workload.notificationCount?.() ?? null;
     const figures = await runLoad({ ...plan, durationS: settings.durationS });
+    const notificationsAfter = workload.notificationCount?.() ?? null;
     const serverCpuUsPerRequest = perRequestUs(serverCpuBeforeMs, processCpuMs(started.running.pid), figures.requestsTotal);
     const postgresCpuUsPerRequest = perRequestUs(postgresCpuBeforeMs, target.engine === 'postgres' ? postgresCpuMs() : null, figures.requestsTotal);
-    if (figures.non2xx > 0) {
-      print(`  status codes: ${JSON.stringify(figures.statusCounts)}\n  server output:\n${started.running.outputTail()}`);
+    if (figures.non2xx > 0 || (figures.unexpected2xx ?? 0) > 0) {
+      print(`  status codes: ${JSON.stringify(figures.statusCounts)}; 2xx with an unexpected body: ${figures.unexpected2xx ?? 'not checked'}`);
+      if (firstUnexpectedBody !== null) print(`  first unexpected body (warm-up included): ${firstUnexpectedBody}`);
+      print(`  server output:\n${started.running.outputTail()}`);
     }
-    return { figures, serverCpuUsPerRequest, postgresCpuUsPerRequest };
+    const notificationsReceived = notificationsBefore === null || notificationsAfter === null ? null : notificationsAfter - notificationsBefore;
+    return { figures, serverCpuUsPerRequest, postgresCpuUsPerRequest, notificationsReceived };
   } finally {
     await started.release();
   }

@@ -3,10 +3,12 @@ import type { Measured } from './measure.ts';
 
 export type EngineName = 'postgres' | 'pglite';
 export type ServerName = 'baseline' | 'payrail';
+// A row of the table: the baseline, Payrail creating a payment, Payrail running an approved H2H payment.
+export type RowName = 'baseline' | 'payrail' | 'payrail-h2h';
 
 export interface Measurement extends Measured {
   engine: EngineName;
-  server: ServerName;
+  row: RowName;
 }
 
 export interface RunContext {
@@ -24,30 +26,41 @@ export interface RunContext {
 export const TARGET_RATIO_MIN = 0.8; // the issue's target on PostgreSQL: framework overhead at most 20 %
 const SECTION_START = '<!-- bench:payments-create:start -->';
 const SECTION_END = '<!-- bench:payments-create:end -->';
-const HEADER = ['engine', 'server', 'payments/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'Payrail/baseline', 'server CPU µs/payment', 'PG CPU µs/payment'];
+const HEADER = [
+  'engine', 'server', 'payments/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'not approved', 'Payrail/baseline',
+  'server CPU µs/payment', 'PG CPU µs/payment',
+];
 const optionalFigure = (value: number | null) => (value === null ? '' : value.toFixed(0));
 
-// Payrail's mean payments/s divided by the baseline's on the same engine, or null when one is missing.
-export function ratioFor(measurements: readonly Measurement[], engine: EngineName): number | null {
-  const perSecond = (server: ServerName) =>
-    measurements.find((measurement) => measurement.engine === engine && measurement.server === server)?.figures.requestsPerSecond;
-  const payrail = perSecond('payrail');
+// A Payrail row's mean payments/s divided by the baseline's on the same engine, or null when one is missing.
+export function ratioFor(measurements: readonly Measurement[], engine: EngineName, row: RowName = 'payrail'): number | null {
+  const perSecond = (name: RowName) =>
+    measurements.find((measurement) => measurement.engine === engine && measurement.row === name)?.figures.requestsPerSecond;
+  const payrail = perSecond(row);
   const baseline = perSecond('baseline');
   return payrail === undefined || baseline === undefined || baseline === 0 ? null : payrail / baseline;
+}
+
+// Payrail's answers that count as failures: non-2xx, no answer, and (H2H) a 2xx whose payment is not approved.
+export function payrailFailureCount(measurements: readonly Measurement[]): number {
+  return measurements
+    .filter((measurement) => measurement.row !== 'baseline')
+    .reduce((sum, { figures }) => sum + figures.non2xx + figures.errors + (figures.unexpected2xx ?? 0), 0);
 }
 
 function tableRows(measurements: readonly Measurement[]): string[][] {
   return measurements.map((measurement) => {
     const { figures } = measurement;
-    const ratio = measurement.server === 'payrail' ? ratioFor(measurements, measurement.engine) : null;
+    const ratio = measurement.row === 'baseline' ? null : ratioFor(measurements, measurement.engine, measurement.row);
     return [
       measurement.engine,
-      measurement.server,
+      measurement.row,
       figures.requestsPerSecond.toFixed(1),
       figures.latencyP50Ms.toFixed(1),
       figures.latencyP99Ms.toFixed(1),
       String(figures.non2xx),
       String(figures.errors),
+      figures.unexpected2xx === null ? '' : String(figures.unexpected2xx),
       ratio === null ? '' : ratio.toFixed(2),
       optionalFigure(measurement.serverCpuUsPerRequest),
       optionalFigure(measurement.postgresCpuUsPerRequest),
@@ -71,37 +84,66 @@ function markdownTable(measurements: readonly Measurement[]): string {
 
 function verdict(measurements: readonly Measurement[]): string {
   const ratio = ratioFor(measurements, 'postgres');
-  const payrailErrors = measurements
-    .filter((measurement) => measurement.server === 'payrail')
-    .reduce((sum, measurement) => sum + measurement.figures.non2xx + measurement.figures.errors, 0);
+  const h2hRatio = ratioFor(measurements, 'postgres', 'payrail-h2h');
+  const failures = payrailFailureCount(measurements);
   const ratioText = ratio === null
-    ? 'PostgreSQL ratio: not measured'
-    : `PostgreSQL ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO_MIN}: ${ratio >= TARGET_RATIO_MIN ? 'met' : 'NOT met'})`;
-  return `${ratioText}; Payrail error responses: ${payrailErrors}${payrailErrors === 0 ? '' : ' (target: none)'}.`;
+    ? 'PostgreSQL create ratio: not measured'
+    : `PostgreSQL create ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO_MIN}: ${ratio >= TARGET_RATIO_MIN ? 'met' : 'NOT met'})`;
+  const h2hText = h2hRatio === null ? '' : `; PostgreSQL H2H ratio ${h2hRatio.toFixed(2)} (no target)`;
+  return `${ratioText}${h2hText}; Payrail failed answers (non-2xx, none, not approved): ${failures}${failures === 0 ? '' : ' (target: none)'}.`;
 }
 
+// Per engine: how many of the H2H run's approved payments the merchant heard about during that run.
+function notificationLines(measurements: readonly Measurement[]): string[] {
+  return measurements
+    .filter((measurement) => measurement.row === 'payrail-h2h' && measurement.notificationsReceived !== null)
+    .map(({ engine, figures, notificationsReceived }) => {
+      const approved = figures.requestsTotal - figures.non2xx - (figures.unexpected2xx ?? 0);
+      return `- ${engine}: ${notificationsReceived} notifications received during the measured run, for ${approved} approved payments`;
+    });
+}
+
+const BASELINE_NOTE =
+  'Baseline (`bench/baseline-server.ts`): a bare Fastify 5 HTTPS route validating the body with `CreatePaymentBodyA` ' +
+  'through Fastify\'s own Ajv and running the single `INSERT … RETURNING id, token` Payrail needs, on its own fresh ' +
+  'database of the same engine; no auth lookup, idempotency, hooks or logging. Each server ran alone, as its own process. ' +
+  'CPU columns: CPU time over the measured run divided by requests, for the server process and for all PostgreSQL ' +
+  'processes of the machine (so other PostgreSQL clients running at the time would inflate it). ' +
+  'Where the difference goes: `node bench/probe.ts` adds Payrail\'s layers back to the baseline one at a time.';
+
+const H2H_NOTE =
+  '`payrail-h2h` is a whole approved card payment per request, so its ratio is not overhead on the baseline\'s work ' +
+  'but the cost of everything a Host-to-Host payment does, measured against one INSERT: validation of the body with ' +
+  'card and customer; the payment INSERT; a transaction moving it init → pending with a status-check outbox row; the ' +
+  'merchant key read and decrypted for the adapter request; an HTTPS call to the sandbox adapter (the same process, ' +
+  'reached at `https://localhost:<port>/sandbox-adapter` over a keep-alive pool, so the server also parses, validates and ' +
+  'answers that second request); an outcome transaction locking the payment, saving `approved`, writing the log rows, ' +
+  'closing the status check and queueing the notification outbox row. The in-process worker then delivers each ' +
+  'notification to a local receiver (`http://127.0.0.1`, answering 200), competing for the same CPU; the load counts a ' +
+  'non-2xx answer, no answer or a `payment.status` other than `approved` as a failure.';
+
 export function resultsSection(context: RunContext, measurements: readonly Measurement[]): string {
+  const notifications = notificationLines(measurements);
   return [
     SECTION_START,
-    '## Payment create (variant A, redirect flow)',
+    '## Payment create (variant A) and Host-to-Host approved payments',
     '',
     `- Date: ${context.date}`,
     `- Machine: ${context.cpuModel}, ${context.cores} cores; Node ${context.nodeVersion}`,
     `- PostgreSQL: ${context.postgresVersion}`,
     `- Command: \`${context.command}\``,
     `- Load: autocannon, HTTPS, ${context.connections} connections, ${context.durationS} s per server ` +
-      `after a ${context.warmupS} s warm-up that is not counted; \`POST /api/v1/payments\` with the same variant A body`,
+      `after a ${context.warmupS} s warm-up that is not counted; \`POST /api/v1/payments\` with a variant A body ` +
+      '(redirect flow, answered `init`) for `baseline` and `payrail`, and with that body plus the sandbox card ' +
+      '4242 4242 4242 4242 and customer data for `payrail-h2h` (answered `approved`)',
     '',
     markdownTable(measurements),
     '',
     verdict(measurements),
+    ...(notifications.length > 0 ? ['', 'Merchant notifications (H2H):', ...notifications] : []),
     '',
-    'Baseline (`bench/baseline-server.ts`): a bare Fastify 5 HTTPS route validating the body with `CreatePaymentBodyA` ' +
-      'through Fastify\'s own Ajv and running the single `INSERT … RETURNING id, token` Payrail needs, on its own fresh ' +
-      'database of the same engine; no auth lookup, idempotency, hooks or logging. Each server ran alone, as its own process. ' +
-      'CPU columns: CPU time over the measured run divided by requests, for the server process and for all PostgreSQL ' +
-      'processes of the machine (so other PostgreSQL clients running at the time would inflate it). ' +
-      'Where the difference goes: `node bench/probe.ts` adds Payrail\'s layers back to the baseline one at a time.',
+    BASELINE_NOTE,
+    ...(measurements.some((measurement) => measurement.row === 'payrail-h2h') ? ['', H2H_NOTE] : []),
     SECTION_END,
   ].join('\n');
 }

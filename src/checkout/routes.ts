@@ -44,8 +44,11 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     formatAmount(payment.amountMinor, payment.currency, currencyExponent(context.currencies, payment.currency) ?? 2, locale);
 
   // Where a payment stands decides the page: card form, 3-D Secure step, waiting, or the end.
-  const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale) => {
+  // After a form post (ours or an issuer's 3-D Secure page), CSP form-action forbids redirecting to the
+  // merchant's origin, so the waiting page's script navigates there instead, at its first poll.
+  const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale, afterFormPost = false) => {
     const destination = merchantDestination(payment);
+    if (destination && afterFormPost) return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     if (destination) return reply.redirect(destination, 303);
     const status = payment.status as PaymentStatus;
     if (status === 'init') {
@@ -96,13 +99,13 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (processed.status === 'pending' && redirect) {
       return send(reply, renderRedirectPage({ locale, redirect, statusUrl: urls(payment.token).status }));
     }
-    return reply.redirect(`${urls(payment.token).back}?locale=${locale}`, 303);
+    return showState(reply, processed, locale, true);
   });
 
   // TermUrl of 3-D Secure and the landing after /pay: GET, or POST as issuers do.
-  const landing = async (request: { params: { token: string }; query: { locale?: string } }, reply: FastifyReply) => {
+  const landing = async (request: { method: string; params: { token: string }; query: { locale?: string } }, reply: FastifyReply) => {
     const payment = await load(request.params.token);
-    return showState(reply, payment, normalizeLocale(request.query.locale ?? payment.locale));
+    return showState(reply, payment, normalizeLocale(request.query.locale ?? payment.locale), true);
   };
   app.get<TokenRequest>('/checkout/:token/return', { schema }, landing);
   app.post<TokenRequest>('/checkout/:token/return', { schema }, landing);
