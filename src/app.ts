@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { sandboxAdapterRoutes } from './sandbox-adapter/routes.ts';
+import { testCardsRoute } from './sandbox-adapter/test-cards-route.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -76,6 +77,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
 
   await app.register(providerCallbackRoutes);
   await app.register(checkoutRoutes);
+  await app.register(testCardsRoute);
   // The sandbox acquirer, mounted in-process; Payrail reaches it over HTTP like any adapter (spec 1).
   const ownCertAgent = new Agent({ connect: options.https ? { ca: [...rootCertificates, options.https.cert] } : {} });
   app.addHook('onClose', async () => ownCertAgent.close());

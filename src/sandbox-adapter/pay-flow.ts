@@ -125,9 +125,45 @@ function responseTimeoutMsOf(seconds: number | undefined): number {
   return Math.min(timeoutMs, TIMEOUT_CARD_SLEEP_MS_MAX);
 }
 
+// A bank_account payment without a card: the customer pays by transfer to the requisites; the sandbox
+// reports it approved on the first /status, as if the transfer had arrived.
+const SANDBOX_REQUISITES: Readonly<Record<string, Record<string, string>>> = {
+  card: { card: '2200 0000 0000 0004', holder: 'SANDBOX RECIPIENT', bank_name: 'Sandbox Bank' },
+  sbp: { phone: '+70000000000', holder: 'SANDBOX RECIPIENT', bank_name: 'Sandbox Bank' },
+  account: { account: '40817810000000000001', holder: 'SANDBOX RECIPIENT', bank_name: 'Sandbox Bank' },
+};
+
+function requisitesFor(requisiteType: string | null | undefined, paymentToken: string): Record<string, string> {
+  if (requisiteType === 'link') return { link: `https://sandbox.payrail.invalid/transfer/${paymentToken}` };
+  return SANDBOX_REQUISITES[requisiteType ?? 'card'] ?? SANDBOX_REQUISITES['card']!;
+}
+
 export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Promise<AdapterAnswerBody> {
   const panText = body.params?.pan ?? body.params?.card?.pan;
   const { payment } = body;
+  const bankAccount = body.params?.bank_account;
+  if (panText === undefined && bankAccount && body.settings.sandbox === true) {
+    const fingerprintOfTransfer = fingerprintOf(['pay-transfer', payment.gateway_amount, payment.gateway_currency, body.processing_url]);
+    const repeatedTransfer = existingAnswer(runtime, payment.token, fingerprintOfTransfer);
+    const transfer =
+      repeatedTransfer ??
+      firstAnswerOf(
+        runtime,
+        recordTransaction(runtime, {
+          paymentToken: payment.token,
+          operation: 'pay',
+          fingerprint: fingerprintOfTransfer,
+          decision: { scenario: 'status_check_approved' },
+          panText: undefined,
+          amountMinor: payment.gateway_amount,
+          currency: payment.gateway_currency,
+          processingUrl: body.processing_url,
+          callbackUrl: body.callback_url,
+          keys: { signKey: body.settings.sign_key, merchantPrivateKey: payment.merchant_private_key },
+        }),
+      );
+    return { ...transfer, requisites: requisitesFor(bankAccount.requisite_type, payment.token) };
+  }
   const fingerprint = fingerprintOf(['pay', payment.gateway_amount, payment.gateway_currency, panText && panDigitsOf(panText), body.processing_url]);
   const repeated = existingAnswer(runtime, payment.token, fingerprint);
   if (repeated !== null) return repeated;

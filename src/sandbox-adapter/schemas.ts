@@ -36,7 +36,13 @@ const Settings = Type.Object({
 
 export const PayBody = Type.Object({
   method_name: Type.Literal('pay'),
-  params: Type.Optional(Type.Object({ pan: Type.Optional(Pan), card: Type.Optional(CardRef) })),
+  params: Type.Optional(
+    Type.Object({
+      pan: Type.Optional(Pan),
+      card: Type.Optional(CardRef),
+      bank_account: Type.Optional(Type.Object({ requisite_type: Type.Optional(Type.Union([Type.String(), Type.Null()])) })),
+    }),
+  ),
   payment: Type.Object({
     token: Token('the payment token, unique'),
     merchant_private_key: Type.String({ minLength: 1, maxLength: KEY_LENGTH_MAX }),
@@ -107,6 +113,7 @@ export const AdapterAnswerSchema = Type.Object({
   redirect_request: Type.Optional(
     Type.Object({ url: Type.String(), type: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.String())) }),
   ),
+  requisites: Type.Optional(Type.Record(Type.String(), Type.String())),
   details: Type.Optional(Type.String()),
   error: Type.Optional(Type.String()),
   code: Type.Optional(Type.Integer()),

@@ -160,3 +160,57 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
     });
   });
 });
+
+describe.each(engines)('the bank_account variant and sandbox documentation on %s', (engine) => {
+  let server: ServerHarness;
+  let merchant: { id: number; sandboxKey: string };
+
+  beforeAll(async () => {
+    server = await startServerHarness(engine);
+    merchant = await server.createMerchant();
+  });
+  afterAll(async () => server?.close());
+
+  it.each([
+    ['sbp', { sbp: { name: 'SANDBOX RECIPIENT', bank: 'Sandbox Bank', phone: '+70000000000' } }],
+    ['card', { card: { name: 'SANDBOX RECIPIENT', bank: 'Sandbox Bank', pan: '2200 0000 0000 0004' } }],
+    ['account', { account: { number: '40817810000000000001', name: 'SANDBOX RECIPIENT', bank: 'Sandbox Bank' } }],
+  ])('answers GET processingUrl with JSON and the mapped %s requisites', async (requisiteType, requisites) => {
+    const created = await server.call('POST', '/api/v1/payments', {
+      key: merchant.sandboxKey,
+      body: { product: 'Transfer', amount: 5000, currency: 'RUB', callbackUrl: 'https://merchant.example/cb', bank_account: { requisite_type: requisiteType }, customer: { email: 'payer@example.com' } },
+    });
+    const processingUrl = created.body.processingUrl[0].sandbox as string;
+    const opened = await server.call('GET', new URL(processingUrl).pathname);
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    expect(opened.body).toMatchObject({
+      success: true,
+      result: 0,
+      status: 200,
+      token: created.body.token,
+      payment: { amount: 5000, currency: 'RUB', gateway_amount: 5000, gateway_currency: 'RUB', status: 'pending' },
+      ...requisites,
+    });
+    await expect.poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}`, { key: merchant.sandboxKey })).body.payment.status, { timeout: 15_000 }).toBe('approved');
+  });
+
+  it('lists the sandbox test cards without a key', async () => {
+    const listed = await server.call('GET', '/api/v1/sandbox/test-cards');
+    expect(listed.status).toBe(200);
+    expect(listed.body.cards.map((card: { pan: string }) => card.pan)).toEqual(
+      expect.arrayContaining(['4000000000003220', '4000000000003006', '4242424242424242', '4000000000000002', '5555555555554444', '5105105105105100']),
+    );
+  });
+
+  it('expires a payment that never received card data, and notifies', async () => {
+    const created = await server.call('POST', '/api/v1/payments', {
+      key: merchant.sandboxKey,
+      body: { product: 'Abandoned cart', amount: 100, currency: 'USD', callbackUrl: 'http://127.0.0.1:9/never', expires_at: 1 },
+    });
+    await server.running.app.payrail.database.db.execute(sql`update payments set expires_at = now() - interval '1 second' where token = ${created.body.token}`);
+    await expect.poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}`, { key: merchant.sandboxKey })).body.payment.status, { timeout: 10_000 }).toBe('expired');
+    await expect
+      .poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}/notifications`, { key: merchant.sandboxKey })).body.notifications.length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
+  });
+});
