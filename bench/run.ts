@@ -1,7 +1,7 @@
 // `npm run bench`: payment creation (variant A) and approved Host-to-Host payments under autocannon load,
 // Payrail against a bare Fastify baseline doing the create's validation and INSERT, on PostgreSQL and on
 // PGlite. BENCH_SCENARIOS=create,h2h picks Payrail's workloads (default both). Writes bench/RESULTS.md.
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { postgresVersion } from './lib/bench-databases.ts';
 import { CleanupStack } from './lib/cleanup.ts';
@@ -38,12 +38,16 @@ async function main(): Promise<number> {
     cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
     cores: cpus().length,
     nodeVersion: process.version,
+    loadAverageAtStart: loadavg()[0] ?? 0,
     postgresVersion: settings.engines.includes('postgres') ? await postgresVersion() : 'not used',
     command: [...settings.overrides, 'npm run bench'].join(' '),
     connections: settings.connections,
     durationS: settings.durationS,
     warmupS: settings.warmupS,
   };
+  if (context.loadAverageAtStart > context.cores / 2) {
+    print(`1-minute load average ${context.loadAverageAtStart.toFixed(2)} on ${context.cores} cores: other work is running and will skew the figures`);
+  }
   // One receiver for the whole run; each H2H measurement counts what arrives during its own measured run.
   const receiver = settings.scenarios.includes('h2h') ? await startNotificationReceiver(cleanup) : null;
   const measurements: Measurement[] = [];

@@ -16,6 +16,7 @@ export interface RunContext {
   cpuModel: string;
   cores: number;
   nodeVersion: string;
+  loadAverageAtStart: number; // 1-minute load average: other work on the machine (tests, other runs) skews the figures
   postgresVersion: string;
   command: string;
   connections: number;
@@ -129,7 +130,8 @@ export function resultsSection(context: RunContext, measurements: readonly Measu
     '## Payment create (variant A) and Host-to-Host approved payments',
     '',
     `- Date: ${context.date}`,
-    `- Machine: ${context.cpuModel}, ${context.cores} cores; Node ${context.nodeVersion}`,
+    `- Machine: ${context.cpuModel}, ${context.cores} cores; Node ${context.nodeVersion}; ` +
+      `1-minute load average at the start ${context.loadAverageAtStart.toFixed(2)}`,
     `- PostgreSQL: ${context.postgresVersion}`,
     `- Command: \`${context.command}\``,
     `- Load: autocannon, HTTPS, ${context.connections} connections, ${context.durationS} s per server ` +

@@ -6,7 +6,7 @@ export {
   isCardField,
   renderPaymentPage,
   type CardField,
-  type FieldError,
+  type PaymentPageFieldError,
   type PaymentPageInput,
 } from './payment-page.ts';
 export { REDIRECT_FRAME_NAME, renderRedirectPage, type RedirectPageInput } from './redirect-page.ts';

@@ -14,7 +14,7 @@ import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.
 export const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
 
-export interface FieldError {
+export interface PaymentPageFieldError {
   field: string; // a CardField shows next to its input; anything else shows in #form-errors
   message: string;
 }
@@ -27,7 +27,7 @@ export interface PaymentPageInput {
   currency: string;
   exponent: number;
   actionUrl: string; // our own POST url
-  errors?: readonly FieldError[];
+  errors?: readonly PaymentPageFieldError[];
   values?: { holder?: string; expires?: string }; // pan and cvv are never rendered back
 }
 

@@ -7,9 +7,9 @@ export async function assertPublicCallbackUrl(callbackUrl: string | null): Promi
   try {
     await assertPublicUrl(callbackUrl);
   } catch (error: unknown) {
-    if (!(error instanceof SsrfRefusedError)) throw error;
-    throw new ApiError('invalid_field', 422, 'callbackUrl is not a public address', [
-      { code: 'invalid_field', field: 'callbackUrl', message: `must be a public http(s) address: ${error.message}` },
+    const reason = error instanceof SsrfRefusedError ? error.message : `its host does not resolve (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})`;
+    throw new ApiError('invalid_field', 422, 'callbackUrl is not a reachable public address', [
+      { code: 'invalid_field', field: 'callbackUrl', message: `must be a public http(s) address: ${reason}` },
     ]);
   }
 }

@@ -58,6 +58,13 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
       const { id, gatewayId } = request.params;
       const settings = request.body.settings as GatewaySettingsInput | undefined;
       if (settings) assertRunnableSettings(settings);
+      const existing = await findGateway(database.db, id, gatewayId);
+      if (!existing) throw notFound(gatewayId);
+      const alias = request.body.alias;
+      if (alias && alias !== existing.alias) {
+        const clash = (await listGateways(database.db, id)).some((other) => other.environment === existing.environment && other.alias === alias);
+        if (clash) throw new ApiError('alias_taken', 409, `this merchant already has a ${existing.environment} gateway named ${alias}`);
+      }
       const gateway = await updateGateway(database.db, id, gatewayId, {
         ...(request.body.alias ? { alias: request.body.alias } : {}),
         ...(settings ? { settingsSealed: sealSettings(masterKey, settings) } : {}),

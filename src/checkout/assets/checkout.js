@@ -79,10 +79,10 @@
 
   // ---- (2) validation on submit --------------------------------------------------------------
 
-  // JSON Schema patterns are ECMA-262 with the u flag (as ajv compiles them); lengths count code points.
+  // As the server reads the form: the value trimmed, patterns as ECMA-262 regular expressions.
   function fieldProblem(input) {
-    const value = input.value;
-    const length = Array.from(value).length;
+    const value = input.value.trim();
+    const length = value.length;
     const pattern = input.getAttribute('data-pattern');
     const lengthMin = input.hasAttribute('data-min-length') ? Number(input.getAttribute('data-min-length')) : 0;
     const lengthMax = input.hasAttribute('data-max-length') ? Number(input.getAttribute('data-max-length')) : Infinity;

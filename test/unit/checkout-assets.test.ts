@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isCheckoutAssetName, readCheckoutAsset, type CheckoutAssetName } from '../../src/checkout/assets.ts';
+
+describe('readCheckoutAsset', () => {
+  it.each([
+    ['checkout.js', 'text/javascript; charset=utf-8'],
+    ['checkout.css', 'text/css; charset=utf-8'],
+  ] as const)('serves %s as %s with a quoted content etag', (name, contentType) => {
+    const asset = readCheckoutAsset(name);
+    expect(asset.contentType).toBe(contentType);
+    expect(asset.body.equals(readFileSync(new URL(`../../src/checkout/assets/${name}`, import.meta.url)))).toBe(true);
+    expect(asset.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+  });
+
+  it('reads each file once and gives the same asset afterwards', () => {
+    expect(readCheckoutAsset('checkout.js')).toBe(readCheckoutAsset('checkout.js'));
+    expect(readCheckoutAsset('checkout.js').etag).not.toBe(readCheckoutAsset('checkout.css').etag);
+  });
+
+  it.each(['../assets.ts', 'checkout.js/../../html.ts', 'other.js', 'constructor', ''])(
+    'refuses the name %j, so a route parameter cannot reach another file',
+    (name) => {
+      expect(isCheckoutAssetName(name)).toBe(false);
+      expect(() => readCheckoutAsset(name as CheckoutAssetName)).toThrow(/unknown checkout asset/);
+    },
+  );
+
+  it('ships a strict-mode script without inline-handler tricks or eval', () => {
+    const script = readCheckoutAsset('checkout.js').body.toString('utf8');
+    expect(script).toMatch(/^(?:\/\/[^\n]*\n)*'use strict';/);
+    expect(script).not.toMatch(/\beval\(|new Function|innerHTML|document\.write/);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { formatAmount } from '../../src/checkout/format-amount.ts';
+import { CHECKOUT_LOCALES, checkoutText, normalizeLocale, type CheckoutText } from '../../src/checkout/locales.ts';
+
+describe('formatAmount', () => {
+  it.each([
+    [1000, 'USD', 2, '10.00 USD'],
+    [1, 'USD', 2, '0.01 USD'],
+    [0, 'USD', 2, '0.00 USD'],
+    [1000, 'JPY', 0, '1000 JPY'],
+    [7, 'JPY', 0, '7 JPY'],
+    [1500, 'KWD', 3, '1.500 KWD'],
+    [5, 'BHD', 3, '0.005 BHD'],
+    [123456789, 'CLF', 4, '12345.6789 CLF'],
+    [-250, 'EUR', 2, '-2.50 EUR'],
+  ])('formats %i minor units of %s with exponent %i as %j', (amountMinor, currency, exponent, expected) => {
+    expect(formatAmount(amountMinor, currency, exponent, 'en')).toBe(expected);
+  });
+
+  it('formats bigint amounts beyond 2^53 exactly', () => {
+    expect(formatAmount(12345678901234567890123n, 'USDT', 6, 'en')).toBe('12345678901234567.890123 USDT');
+  });
+
+  it('writes the same text in every locale', () => {
+    for (const locale of CHECKOUT_LOCALES) expect(formatAmount(1000, 'USD', 2, locale)).toBe('10.00 USD');
+  });
+
+  it.each([
+    [10.5, 2],
+    [Number.MAX_SAFE_INTEGER + 1, 2],
+    [Number.NaN, 2],
+    [100, -1],
+    [100, 1.5],
+    [100, 19],
+  ])('refuses amount %d with exponent %d', (amountMinor, exponent) => {
+    expect(() => formatAmount(amountMinor, 'USD', exponent, 'en')).toThrow();
+  });
+});
+
+describe('normalizeLocale', () => {
+  it.each([
+    ['en', 'en'],
+    ['zh', 'zh'],
+    ['jp', 'jp'],
+    ['JP', 'jp'],
+    ['ja', 'jp'],
+    ['ja-JP', 'jp'],
+    ['zh-CN', 'zh'],
+    ['zh_TW', 'zh'],
+    ['en-GB', 'en'],
+    [' zh ', 'zh'],
+  ] as const)('maps %j to %s', (value, locale) => {
+    expect(normalizeLocale(value)).toBe(locale);
+  });
+
+  it.each([undefined, '', 'ru', 'de-DE', 'constructor', '__proto__', 'toString', 'e'])(
+    'falls back to en for %j',
+    (value) => {
+      expect(normalizeLocale(value)).toBe('en');
+    },
+  );
+});
+
+describe('checkoutText', () => {
+  function strings(text: CheckoutText): [string, string][] {
+    const entries: [string, string][] = [];
+    for (const [key, value] of Object.entries(text)) {
+      if (typeof value === 'string') entries.push([key, value]);
+      else if (typeof value === 'function') entries.push([key, String((value as (a: string) => string)('9.99 USD'))]);
+      else for (const [status, line] of Object.entries(value as Record<string, string>)) entries.push([`${key}.${status}`, line]);
+    }
+    return entries;
+  }
+
+  const english = strings(checkoutText('en')).map(([key]) => key);
+
+  it.each(CHECKOUT_LOCALES)('gives %s a non-empty text for every key English has', (locale) => {
+    const entries = strings(checkoutText(locale));
+    expect(entries.map(([key]) => key)).toEqual(english);
+    for (const [key, value] of entries) expect(value.trim(), key).not.toBe('');
+  });
+
+  it.each(CHECKOUT_LOCALES)('puts the amount into the %s pay button', (locale) => {
+    expect(checkoutText(locale).payButton('9.99 USD')).toContain('9.99 USD');
+  });
+
+  it.each(['zh', 'jp'] as const)('translates %s rather than copying English', (locale) => {
+    const translated = checkoutText(locale);
+    const same = strings(translated).filter(([key, value]) => strings(checkoutText('en')).some(([k, v]) => k === key && v === value));
+    // Only the MM/YYYY placeholder and the CVV acronym may stay as in English.
+    expect(same.map(([key]) => key).filter((key) => key !== 'expiresPlaceholder' && key !== 'cvvLabel')).toEqual([]);
+  });
+
+  it('tags Japanese with the BCP 47 code ja although the spec calls the locale jp', () => {
+    expect(checkoutText('jp').htmlLang).toBe('ja');
+  });
+});
