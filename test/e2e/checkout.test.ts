@@ -1,11 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { browserTestsRunnable, launchBrowser } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 
 // The hosted checkout in real headless Chromium, every pay test card, both 3-D Secure buttons, three locales.
-describe('hosted checkout in Chromium', () => {
+describe.runIf(browserTestsRunnable)('hosted checkout in Chromium', () => {
   let server: ServerHarness;
   let receiver: Receiver;
   let browser: Browser;
