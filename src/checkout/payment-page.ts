@@ -77,8 +77,8 @@ function renderField(view: FieldView): SafeHtml {
   const describedBy = [hintId, `${view.field}-error`].filter((id) => id !== undefined).join(' ');
   return html`<div class="field${view.error === undefined ? '' : ' field-invalid'}">
 <label for="${view.field}">${view.label}</label>
-<input id="${view.field}" name="${view.field}" type="text" required spellcheck="false" autocorrect="off" aria-describedby="${describedBy}"${view.error === undefined ? '' : html` aria-invalid="true"`}${view.autofocus ? html` autofocus` : ''} ${view.attributes}>
-${view.hint === undefined ? '' : html`<p class="field-hint" id="${hintId}">${view.hint}</p>`}
+<input id="${view.field}" name="${view.field}" type="text" required spellcheck="false" autocorrect="off" aria-describedby="${describedBy}"${view.error === undefined ? '' : html` aria-invalid="true"`}${view.autofocus ? html` autofocus` : ''} ${view.attributes}>${view.hint === undefined ? '' : html`
+<p class="field-hint" id="${hintId}">${view.hint}</p>`}
 <p class="field-error" id="${view.field}-error" data-error-for="${view.field}" aria-live="polite">${view.error ?? ''}</p>
 </div>`;
 }

@@ -44,6 +44,18 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     formatAmount(payment.amountMinor, payment.currency, currencyExponent(context.currencies, payment.currency) ?? 2, locale);
 
   // Where a payment stands decides the page: card form, 3-D Secure step, waiting, or the end.
+  const cardPage = (payment: PaymentRow, locale: CheckoutLocale, extra: Pick<Parameters<typeof renderPaymentPage>[0], 'errors' | 'values'> = {}) =>
+    renderPaymentPage({
+      token: payment.token,
+      locale,
+      product: payment.product,
+      amountMinor: payment.amountMinor,
+      currency: payment.currency,
+      exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
+      actionUrl: `${urls(payment.token).page}?locale=${locale}`,
+      ...extra,
+    });
+
   // After a form post (ours or an issuer's 3-D Secure page), CSP form-action forbids redirecting to the
   // merchant's origin, so the waiting page's script navigates there instead, at its first poll.
   const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale, afterFormPost = false) => {
@@ -51,18 +63,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (destination && afterFormPost) return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     if (destination) return reply.redirect(destination, 303);
     const status = payment.status as PaymentStatus;
-    if (status === 'init') {
-      const page = renderPaymentPage({
-        token: payment.token,
-        locale,
-        product: payment.product,
-        amountMinor: payment.amountMinor,
-        currency: payment.currency,
-        exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
-        actionUrl: `${urls(payment.token).page}?locale=${locale}`,
-      });
-      return send(reply, page);
-    }
+    if (status === 'init') return send(reply, cardPage(payment, locale));
     if (status === 'pending') return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     return send(reply, renderResultPage({ locale, status, product: payment.product, amountText: amountText(payment, locale), reason: payment.declineReason }));
   };
@@ -81,18 +82,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     const parsed = parseCardForm(request.body ?? {});
     if ('invalidFields' in parsed) {
       const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field) }));
-      const page = renderPaymentPage({
-        token: payment.token,
-        locale,
-        product: payment.product,
-        amountMinor: payment.amountMinor,
-        currency: payment.currency,
-        exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
-        actionUrl: `${urls(payment.token).page}?locale=${locale}`,
-        errors,
-        values: { holder: typeof request.body?.['holder'] === 'string' ? request.body['holder'] : '', expires: typeof request.body?.['expires'] === 'string' ? request.body['expires'] : '' },
-      });
-      return send(reply, page, 422);
+      const typed = (name: string) => (typeof request.body?.[name] === 'string' ? (request.body[name] as string) : '');
+      return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment.id, parsed.card, { ip: request.ip });
     const redirect = processed.redirectRequest as RedirectRequest | null;

@@ -307,7 +307,7 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
   });
 
   it('refuses a production payment whose callbackUrl is private unless PAYRAIL_ALLOW_PRIVATE_CALLBACKS is set', async () => {
-    const guarded = await startHarness(engine); // without PAYRAIL_ALLOW_PRIVATE_CALLBACKS
+    const guarded = await startHarness(engine, { PAYRAIL_ALLOW_PRIVATE_CALLBACKS: '0' });
     onTestFinished(() => guarded.close());
     const adapter = await fakeAdapter();
     const merchant = await guarded.createMerchant('Guarded merchant');
