@@ -12,6 +12,10 @@ const USAGE = `Usage: payrail <command> [options]
   merchant get --id ID
   merchant rotate-key --id ID --environment sandbox|production
   merchant disable --id ID | merchant enable --id ID
+  gateway add --merchant ID --alias NAME --environment sandbox|production (--settings JSON | --settings-file PATH)
+  gateway list --merchant ID
+  gateway update --merchant ID --id GID (--settings JSON | --settings-file PATH | --alias NAME)
+  gateway disable|enable --merchant ID --id GID
 
 Options: --url URL (admin commands; default PAYRAIL_PUBLIC_URL or https://localhost:8443), --json, --help
 Configuration comes from the environment; see the README.`;
@@ -28,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       environment: { type: 'string' },
       url: { type: 'string' },
+      merchant: { type: 'string' },
+      alias: { type: 'string' },
+      settings: { type: 'string' },
+      'settings-file': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -55,6 +63,17 @@ async function main(argv: string[]): Promise<number> {
       const client = adminClient(config, values.url ?? config.publicUrl);
       try {
         await runMerchantCommand(client, action, { ...values }, print);
+      } finally {
+        await client.close();
+      }
+      return 0;
+    }
+    case 'gateway': {
+      const { adminClient } = await import('./cli/admin-client.ts');
+      const { runGatewayCommand } = await import('./cli/gateway-commands.ts');
+      const client = adminClient(config, values.url ?? config.publicUrl);
+      try {
+        await runGatewayCommand(client, action, { ...values, settingsFile: values['settings-file'] }, print);
       } finally {
         await client.close();
       }

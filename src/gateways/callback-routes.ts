@@ -45,7 +45,8 @@ export async function providerCallbackRoutes(app: FastifyInstance): Promise<void
       }
       try {
         const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...claims } });
-        const applied = await applyGatewayOutcome(context.database.db, payment.id, outcome, { kind: 'callback', settings: gateway.settings });
+        const ownLog = { kind: 'callback', request: { url: request.url, body: claims }, status: 200, response: { success: true } };
+        const applied = await applyGatewayOutcome(context.database.db, payment.id, outcome, { kind: 'callback', settings: gateway.settings, extraLogs: [ownLog] });
         return { success: true as const, applied: applied.changed };
       } catch (error) {
         await forgetProviderCallback(context.database.db, digest);
