@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { createPayment } from '../../flows/create-payment.ts';
 import { findPayments, getPayment } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
-import { SANDBOX_GATEWAY_ALIAS } from '../../flows/gateways.ts';
+import { resolveGateway, SANDBOX_GATEWAY_ALIAS } from '../../flows/gateways.ts';
 import { processPayment } from '../../flows/process-payment.ts';
 import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
 import { listPaymentLogs } from '../../store/processing-repo.ts';
@@ -45,6 +45,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       const merchant = request.merchant!;
       const body = request.body as CreatePaymentRequest;
       if (merchant.environment === 'production' && !config.allowPrivateCallbacks) await assertPublicCallbackUrl(body.callbackUrl);
+      if (body.card) await resolveGateway(app.payrail, merchant.merchantId, merchant.environment); // no gateway: 422 before anything is stored
       const created = await createPayment(app.payrail.database.db, merchant, body, {
         defaultExpiryMinutes: config.paymentExpiryMinutes,
       });
