@@ -100,7 +100,8 @@ async function launch(target: Target, settings: Settings, cleanup: CleanupStack)
       PAYRAIL_ADMIN_KEY: adminKey,
       PAYRAIL_LOG_LEVEL: 'warn',
       PAYRAIL_DEMO_MERCHANT: '0',
-      // The sandbox adapter's URL derives from it, and the self-signed certificate names localhost.
+      // The sandbox adapter URL derives from it, and the self-signed certificate names localhost. Set for
+      // every server alike, so the create rows and the H2H row run one configuration.
       PAYRAIL_PUBLIC_URL: `https://localhost:${port}`,
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...(target.layers.length > 0 ? { BENCH_BASELINE_LAYERS: target.layers.join(',') } : {}),
