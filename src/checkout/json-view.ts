@@ -12,7 +12,7 @@ export function wantsJson(accept: string | undefined, payment: PaymentRow): bool
 // and the requisites it answers are mapped as spec 2.9 says.
 export async function checkoutJson(deps: ProcessingDeps, initial: PaymentRow, clientIp: string) {
   const bankAccount = initial.bankAccount as CreatePaymentRequest['bankAccount'];
-  const payment = initial.status === 'init' && bankAccount ? await processPayment(deps, initial.id, null, { ip: clientIp }) : initial;
+  const payment = initial.status === 'init' && bankAccount ? await processPayment(deps, initial, null, { ip: clientIp }) : initial;
   const requisiteType = (bankAccount?.requisiteType ?? null) as RequisiteType | null;
   return {
     success: true,

@@ -85,7 +85,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       const typed = (name: string) => (typeof request.body?.[name] === 'string' ? (request.body[name] as string) : '');
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
-    const processed = await processPayment(deps, payment.id, parsed.card, { ip: request.ip });
+    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip });
     const redirect = processed.redirectRequest as RedirectRequest | null;
     if (processed.status === 'pending' && redirect) {
       return send(reply, renderRedirectPage({ locale, redirect, statusUrl: urls(payment.token).status }));

@@ -30,17 +30,23 @@ export function checkoutReturnUrl(publicUrl: string, token: string): string {
 // Submit card data (hosted page or Host-to-Host): init → pending, call the adapter's /pay outside any
 // transaction, then record its answer. A crash between the two leaves a pending payment with a scheduled
 // status check, so nothing is lost (principle 8). The CVV lives only in this call's memory.
+export interface PaymentRef {
+  id: number;
+  merchantId: number;
+  environment: PaymentRow['environment'];
+  merchantKey?: string; // the caller's own key when it authenticated with it (Host-to-Host): saves a lookup
+}
+
 export async function processPayment(
   deps: ProcessingDeps,
-  paymentId: number,
+  ref: PaymentRef,
   card: CardInput | null,
   client: { ip: string | null },
 ): Promise<PaymentRow> {
   const { context } = deps;
   const db = context.database.db;
-  const initial = await findPaymentById(db, paymentId);
-  if (!initial) throw new ApiError('not_found', 404, 'payment not found');
-  const gateway = await resolveGateway(context, initial.merchantId, initial.environment);
+  const paymentId = ref.id;
+  const gateway = await resolveGateway(context, ref.merchantId, ref.environment);
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
   const payment = await db.transaction(async (tx) => {
     const started = await markProcessing(tx, paymentId, {
@@ -56,8 +62,11 @@ export async function processPayment(
     }
     return started;
   });
-  if (!payment) throw new ApiError('invalid_state', 409, `payment is ${initial.status}; card data is accepted only once`);
-  const merchantKey = await merchantKeyOf(context, payment);
+  if (!payment) {
+    const current = await findPaymentById(db, paymentId);
+    throw new ApiError('invalid_state', 409, `payment is ${current?.status ?? 'missing'}; card data is accepted only once`);
+  }
+  const merchantKey = ref.merchantKey ?? (await merchantKeyOf(context, payment));
   const request = buildPayRequest(context, payment, gateway.settings as GatewaySettings, merchantKey, card, client.ip);
   const call = await deps.adapterClient.call(gateway.settings as GatewaySettings, 'pay', request, payMethod.responseTimeoutS * 1000);
   const outcome = interpretAdapterAnswer(call.answer);

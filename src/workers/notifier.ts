@@ -68,19 +68,25 @@ export async function deliverNotification(deps: ProcessingDeps, work: OutboxRow)
   await rescheduleWork(db, work.id, new Date(Date.now() + delayMs), error);
 }
 
-// Connects only to addresses checked after DNS resolution, so a rebinding host cannot swap them.
+// Unchecked destinations (sandbox, or private callbacks allowed) share one keep-alive pool.
+const NOTIFICATION_IDLE_SOCKET_MS = 4000;
+let sharedDispatcher: Agent | null = null;
+
+// A checked destination gets its own connection to the address checked after DNS resolution,
+// so a rebinding host cannot swap it.
 async function post(url: string, bodyText: string, headers: Record<string, string>, mustBePublic: boolean): Promise<number> {
   const pinned = mustBePublic ? await resolvePublicAddresses(url) : null;
-  const dispatcher = new Agent({
-    connect: pinned
-      ? {
+  sharedDispatcher ??= new Agent({ keepAliveTimeout: NOTIFICATION_IDLE_SOCKET_MS, connect: { lookup } });
+  const dispatcher = pinned
+    ? new Agent({
+        connect: {
           lookup: (_hostname: string, _options: unknown, callback: (error: Error | null, address: string, family: number) => void) => {
             const address = pinned[0]!;
             callback(null, address, address.includes(':') ? 6 : 4);
           },
-        }
-      : { lookup },
-  });
+        },
+      })
+    : sharedDispatcher;
   try {
     const response = await request(url, {
       method: 'POST',
@@ -94,6 +100,6 @@ async function post(url: string, bodyText: string, headers: Record<string, strin
     await response.body.dump(); // only the status matters
     return response.statusCode;
   } finally {
-    await dispatcher.close();
+    if (dispatcher !== sharedDispatcher) await dispatcher.close();
   }
 }

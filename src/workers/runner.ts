@@ -5,7 +5,7 @@ import { expireDuePayments } from './expiry.ts';
 import { deliverNotification } from './notifier.ts';
 import { runStatusCheck } from './status-checker.ts';
 
-const CLAIM_BATCH_MAX = 20;
+const CLAIM_BATCH_MAX = 50;
 const FAILED_WORK_RETRY_MS = 30_000;
 
 export interface RunningWorkers {
@@ -33,20 +33,31 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
     }
   };
 
-  const tick = async () => {
+  // One pass over every topic; true when a batch came back full, so more work is waiting.
+  const pass = async (): Promise<boolean> => {
+    let backlog = false;
     for (const topic of Object.keys(HANDLERS) as OutboxTopic[]) {
       const claimed = await claimDue(db, topic, CLAIM_BATCH_MAX);
+      if (claimed.length === CLAIM_BATCH_MAX) backlog = true;
       await Promise.all(claimed.map((work) => runOne(topic, work)));
     }
     await expireDuePayments(db);
+    return backlog;
+  };
+  const tick = async () => {
+    await pass();
   };
 
   const loop = async () => {
     while (!stopped) {
-      running = tick().catch((error: unknown) => log.error({ err: error }, 'worker tick failed'));
-      await running;
+      const pending = pass().catch((error: unknown) => {
+        log.error({ err: error }, 'worker tick failed');
+        return false;
+      });
+      running = pending.then(() => undefined);
+      const backlog = await pending;
       running = null;
-      if (!stopped) await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
+      if (!stopped && !backlog) await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
     }
   };
   void loop();

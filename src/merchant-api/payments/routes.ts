@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { createPayment } from '../../flows/create-payment.ts';
 import { findPayments, getPayment } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { bearerToken } from '../../lib/bearer.ts';
 import { resolveGateway, SANDBOX_GATEWAY_ALIAS } from '../../flows/gateways.ts';
 import { processPayment } from '../../flows/process-payment.ts';
 import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
@@ -52,7 +53,8 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       const providerName = merchant.environment === 'sandbox' ? SANDBOX_GATEWAY_ALIAS : 'default';
       if (!body.card) return presentCreated(config.publicUrl, created, providerName);
       // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
-      const processed = await processPayment({ context: app.payrail, adapterClient: app.payrail.adapterClient }, created.id, body.card, { ip: request.ip });
+      const ref = { id: created.id, merchantId: merchant.merchantId, environment: merchant.environment, merchantKey: bearerToken(request) ?? undefined };
+      const processed = await processPayment({ context: app.payrail, adapterClient: app.payrail.adapterClient }, ref, body.card, { ip: request.ip });
       return presentCreated(config.publicUrl, processed, processed.gatewayAlias ?? providerName);
     },
   );
