@@ -104,8 +104,8 @@ export async function listNotificationAttempts(db: Db, paymentId: number): Promi
   return db.select().from(notificationAttempts).where(eq(notificationAttempts.paymentId, paymentId)).orderBy(asc(notificationAttempts.id)).limit(500);
 }
 
-// Payments without card data whose lifetime ended; claimed so that two workers expire each once.
-export async function claimExpiredPayments(db: Db, batchSizeMax: number): Promise<number[]> {
+// Payments without card data whose lifetime ended; each is then expired under its row lock, once.
+export async function findExpiredPaymentIds(db: Db, batchSizeMax: number): Promise<number[]> {
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
