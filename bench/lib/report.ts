@@ -115,14 +115,14 @@ const BASELINE_NOTE =
 const H2H_NOTE =
   '`payrail-h2h` is a whole approved card payment per request, so its ratio is not overhead on the baseline\'s work ' +
   'but the cost of everything a Host-to-Host payment does, against the baseline\'s one INSERT. Per payment: validation ' +
-  'of the body with card and customer; the payment INSERT; the payment read back; a transaction moving it init → pending ' +
-  'with a status-check outbox row; the merchant key read and decrypted for the adapter request; an HTTPS call to the ' +
+  'of the body with card and customer; the payment INSERT; a transaction moving it init → pending with a status-check ' +
+  'outbox row (the merchant key for the adapter request is the one the request authenticated with); an HTTPS call to the ' +
   'sandbox adapter (in the same process, reached at `https://localhost:<port>/sandbox-adapter` over a keep-alive pool, ' +
   'so the server also parses, validates and answers that second request); an outcome transaction locking the payment, ' +
   'saving `approved`, writing the log row, closing the status check and queueing the notification outbox row. That was ' +
-  '14 SQL statements on the request path when this note was written. The in-process worker then delivers the ' +
+  '12 SQL statements (with BEGIN/COMMIT) on the request path when this note was written. The in-process worker then delivers the ' +
   'notification to a local receiver (`http://127.0.0.1`, answering 200), competing for the same CPU; the notification ' +
-  'counts above show how far delivery kept up. The load counts a non-2xx answer, no answer within 10 s, or a ' +
+  'counts above show how far delivery kept up. The load counts a non-2xx answer, no answer within 30 s, or a ' +
   '`payment.status` other than `approved` as a failure.';
 
 export function resultsSection(context: RunContext, measurements: readonly Measurement[]): string {
