@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
-import { claimDue, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/processing-repo.ts';
+import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/processing-repo.ts';
 import { expireDuePayments } from './expiry.ts';
 import { deliverNotification } from './notifier.ts';
 import { runStatusCheck } from './status-checker.ts';
 
 const CLAIM_BATCH_MAX = 50;
 const FAILED_WORK_RETRY_MS = 30_000;
+const FAILED_WORK_ATTEMPTS_MAX = 1000; // a row that keeps throwing is closed, with its error, after this many claims
 
 export interface RunningWorkers {
   stop(): Promise<void>;
@@ -28,8 +29,10 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
     try {
       await HANDLERS[topic](deps, work);
     } catch (error) {
-      log.error({ err: error, outboxId: work.id, topic }, 'outbox work failed; retrying later');
-      await rescheduleWork(db, work.id, new Date(Date.now() + FAILED_WORK_RETRY_MS), (error as Error).message).catch(() => {});
+      log.error({ err: error, outboxId: work.id, topic }, 'outbox work failed');
+      const message = (error as Error).message;
+      const closing = work.attempts >= FAILED_WORK_ATTEMPTS_MAX;
+      await (closing ? completeWork(db, work.id, `gave up: ${message}`) : rescheduleWork(db, work.id, new Date(Date.now() + FAILED_WORK_RETRY_MS), message)).catch(() => {});
     }
   };
 
