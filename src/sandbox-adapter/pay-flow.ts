@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Secret } from '../lib/secret.ts';
-import { maskPanText } from './adapter-logs.ts';
+import { maskPanText } from '../lib/redact.ts';
 import {
   behaviourOf,
   finalAnswerOf,
