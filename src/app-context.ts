@@ -1,6 +1,5 @@
 import type { Config } from './config.ts';
 import type { AdapterClient } from './gateways/http-adapter-client.ts';
-import type { MerchantKeyCache } from './merchant-api/key-cache.ts';
 import type { CurrencyTable } from './domain/currencies.ts';
 import type { Database } from './store/database.ts';
 import type { Environment } from './store/merchants-repo.ts';
@@ -23,9 +22,5 @@ export interface AuthenticatedMerchant {
 declare module 'fastify' {
   interface FastifyInstance {
     payrail: AppContext;
-    merchantKeyCache: MerchantKeyCache;
-  }
-  interface FastifyRequest {
-    merchant: AuthenticatedMerchant | null;
   }
 }

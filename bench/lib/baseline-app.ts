@@ -16,7 +16,7 @@ import { ApiError } from '../../src/lib/errors.ts';
 import { loggerOptions } from '../../src/lib/logger.ts';
 import { registerMerchantAuth } from '../../src/merchant-api/auth.ts';
 import { registerIdempotency } from '../../src/merchant-api/idempotency.ts';
-import type { CreatePaymentRequest } from '../../src/merchant-api/payments/create-request.ts';
+import type { CreatePaymentRequest } from '../../src/domain/payment-request.ts';
 import { normalizeBodyA } from '../../src/merchant-api/payments/normalize-create.ts';
 import { CreatePaymentResponse, CreatePaymentResponseA } from '../../src/merchant-api/payments/responses.ts';
 import { CreatePaymentBody, CreatePaymentBodyA, type CreatePaymentBodyAInput } from '../../src/merchant-api/payments/schemas.ts';

@@ -1,5 +1,5 @@
 import { randomHex } from '../../src/lib/crypto.ts';
-import type { CreatePaymentRequest } from '../../src/merchant-api/payments/create-request.ts';
+import type { CreatePaymentRequest } from '../../src/domain/payment-request.ts';
 import type { Db } from '../../src/store/database.ts';
 
 const PAYMENT_TOKEN_BYTES = 16; // as Payrail's create-payment flow

@@ -1,9 +1,14 @@
-import type { CardInput } from '../merchant-api/payments/create-request.ts';
-import { CARD_EXPIRES_PATTERN, CVV_PATTERN, PAN_PATTERN } from '../merchant-api/payments/schemas.ts';
+import type { CardInput } from '../domain/payment-request.ts';
+import {
+  CARD_EXPIRES_PATTERN,
+  CVV_PATTERN,
+  HOLDER_LENGTH_MAX,
+  HOLDER_LENGTH_MIN,
+  PAN_PATTERN,
+  PAN_TEXT_LENGTH_MAX,
+} from '../contract/card-schema.ts';
 import type { CardField } from './payment-page.ts';
 
-const HOLDER_LENGTH_MIN = 5;
-const HOLDER_LENGTH_MAX = 50;
 const panPattern = new RegExp(PAN_PATTERN);
 const expiresPattern = new RegExp(CARD_EXPIRES_PATTERN);
 const cvvPattern = new RegExp(CVV_PATTERN);
@@ -16,7 +21,7 @@ export function parseCardForm(form: Record<string, unknown>): { card: CardInput 
   const holder = text('holder').trim();
   const cvv = text('cvv').trim();
   const invalidFields: CardField[] = [];
-  if (!panPattern.test(pan) || pan.length > 32) invalidFields.push('pan');
+  if (!panPattern.test(pan) || pan.length > PAN_TEXT_LENGTH_MAX) invalidFields.push('pan');
   if (!expiresPattern.test(expires)) invalidFields.push('expires');
   if (holder.length < HOLDER_LENGTH_MIN || holder.length > HOLDER_LENGTH_MAX || /[\u0000-\u001f]/.test(holder)) invalidFields.push('holder');
   if (!cvvPattern.test(cvv)) invalidFields.push('cvv');

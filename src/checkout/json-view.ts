@@ -1,7 +1,7 @@
 import { requisitesForType, type RequisiteType } from '../domain/requisites.ts';
 import { processPayment, type ProcessingDeps } from '../flows/process-payment.ts';
-import type { CreatePaymentRequest } from '../merchant-api/payments/create-request.ts';
-import { checkoutUrl } from '../merchant-api/payments/present.ts';
+import type { CreatePaymentRequest } from '../domain/payment-request.ts';
+import { checkoutUrl } from '../domain/public-urls.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 
 export function wantsJson(accept: string | undefined, payment: PaymentRow): boolean {

@@ -4,7 +4,7 @@ import {
   CardSchema,
   CVV_PATTERN,
   PAN_PATTERN,
-} from '../merchant-api/payments/schemas.ts';
+} from '../contract/card-schema.ts';
 import { checkoutCsp } from './csp.ts';
 import { formatAmount } from './format-amount.ts';
 import { html, type SafeHtml } from './html.ts';

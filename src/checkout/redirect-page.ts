@@ -1,4 +1,4 @@
-import type { RedirectRequest } from '../gateways/adapter-contract.ts';
+import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { checkoutCsp, validateOrigin } from './csp.ts';
 import { escapeAttribute, html, raw, type SafeHtml } from './html.ts';
 import { renderDocument, type PageResult } from './layout.ts';

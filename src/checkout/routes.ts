@@ -4,10 +4,10 @@ import Type, { type Static } from 'typebox';
 import { currencyExponent } from '../domain/currencies.ts';
 import type { PaymentStatus } from '../domain/payment-status.ts';
 import { processPayment } from '../flows/process-payment.ts';
-import type { RedirectRequest } from '../gateways/adapter-contract.ts';
+import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { findPaymentByTokenUnscoped } from '../store/processing-repo.ts';
+import { loadCheckoutPayment } from '../flows/checkout-payment.ts';
 import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
 import { parseCardForm } from './card-form.ts';
 import { isSettled, merchantDestination } from './destinations.ts';
@@ -33,11 +33,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   });
   const schema = { hide: true, params: TokenParams, querystring: LocaleQuery };
 
-  const load = async (token: string): Promise<PaymentRow> => {
-    const payment = await findPaymentByTokenUnscoped(context.database.db, token);
-    if (!payment) throw new ApiError('not_found', 404, 'payment not found');
-    return payment;
-  };
+  const load = (token: string): Promise<PaymentRow> => loadCheckoutPayment(context.database.db, token);
   const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
     reply.code(statusCode).header('content-security-policy', page.csp).header('x-frame-options', 'DENY').type('text/html; charset=utf-8').send(page.html);
   const amountText = (payment: PaymentRow, locale: CheckoutLocale) =>

@@ -1,6 +1,6 @@
 // What an adapter's answer means for the payment (spec 2.9 and 7). Anything we do not understand
 // maps to pending, never to approved: only an explicit answer is final.
-import type { AdapterLog, AdapterRequisites, RedirectRequest, RedirectType } from '../gateways/adapter-contract.ts';
+import type { AdapterLog, AdapterRequisites, RedirectRequest, RedirectType } from './adapter-answer.ts';
 
 export type AdapterAnswer =
   | { kind: 'response'; body: unknown }

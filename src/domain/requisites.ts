@@ -1,5 +1,5 @@
 // Requisites an adapter returns (bank details the customer pays to), as the service presents them.
-import type { AdapterRequisites } from '../gateways/adapter-contract.ts';
+import type { AdapterRequisites } from './adapter-answer.ts';
 
 export type RequisiteType = 'card' | 'sbp' | 'link' | 'account';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { canTransition, isFinal, type PaymentStatus } from '../domain/payment-status.ts';
 import { mapRequisites } from '../domain/requisites.ts';
-import type { GatewaySettingsInput } from '../gateways/settings-schema.ts';
+import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { redactForLog } from '../lib/redact.ts';
 import type { Db } from '../store/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
@@ -10,7 +10,7 @@ import { enqueue, finishOpenWork, insertPaymentLogs, lockPayment, updatePayment 
 
 export interface OutcomeSource {
   kind: 'pay' | 'status' | 'callback';
-  settings: GatewaySettingsInput;
+  settings: GatewaySettings;
   extraLogs?: readonly unknown[];
 }
 

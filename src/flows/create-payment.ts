@@ -1,6 +1,6 @@
-import { maskPan } from '../domain/card.ts';
+import { maskPan } from '../lib/pan.ts';
 import { randomHex } from '../lib/crypto.ts';
-import type { CreatePaymentRequest } from '../merchant-api/payments/create-request.ts';
+import type { CreatePaymentRequest } from '../domain/payment-request.ts';
 import type { Db } from '../store/database.ts';
 import { insertPayment, type CreatedPaymentRow, type MerchantScope } from '../store/payments-repo.ts';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
-import type { GatewaySettingsInput } from '../gateways/settings-schema.ts';
+import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { findActiveGateway, findGatewayById, type GatewayRow } from '../store/gateways-repo.ts';
 import type { Environment } from '../store/merchants-repo.ts';
 
@@ -12,19 +12,19 @@ const SANDBOX_SIGN_KEY_CHARS = 32;
 export interface ResolvedGateway {
   gatewayId: number | null; // null: the built-in sandbox
   alias: string;
-  settings: GatewaySettingsInput;
+  settings: GatewaySettings;
 }
 
-export function sealSettings(masterKey: Buffer, settings: GatewaySettingsInput): string {
+export function sealSettings(masterKey: Buffer, settings: GatewaySettings): string {
   return encryptWithMasterKey(masterKey, JSON.stringify(settings));
 }
 
-export function unsealSettings(masterKey: Buffer, gateway: GatewayRow): GatewaySettingsInput {
-  return JSON.parse(decryptWithMasterKey(masterKey, gateway.settingsSealed)) as GatewaySettingsInput;
+export function unsealSettings(masterKey: Buffer, gateway: GatewayRow): GatewaySettings {
+  return JSON.parse(decryptWithMasterKey(masterKey, gateway.settingsSealed)) as GatewaySettings;
 }
 
 // Refuses what this version cannot run, with the reason (spec 2.10).
-export function assertRunnableSettings(settings: GatewaySettingsInput): void {
+export function assertRunnableSettings(settings: GatewaySettings): void {
   if (settings.gateway_settings.processing_method === 'rabbit') {
     throw new ApiError('unsupported_processing_method', 422, 'processing_method rabbit is not supported yet; use http_requests', [
       { code: 'unsupported_processing_method', field: 'settings.gateway_settings.processing_method', message: 'rabbit is not supported yet; use http_requests' },
@@ -42,7 +42,7 @@ export function sandboxSignKey(masterKey: Buffer, merchantId: number): string {
   return createHmac('sha256', masterKey).update(`sandbox-sign-key:${merchantId}`).digest('hex').slice(0, SANDBOX_SIGN_KEY_CHARS);
 }
 
-export function sandboxGatewaySettings(context: AppContext, merchantId: number): GatewaySettingsInput {
+export function sandboxGatewaySettings(context: AppContext, merchantId: number): GatewaySettings {
   const { config } = context;
   const methodSettings = {
     response_timeout: config.sandboxResponseTimeoutS,

@@ -8,10 +8,13 @@ import {
 } from '../lib/merchant-key.ts';
 import type { Db } from '../store/database.ts';
 import {
+  findKeyOwner,
   findMerchant,
   insertMerchant,
+  listMerchants,
   replaceMerchantKey,
   setMerchantStatus,
+  type KeyOwner,
   type MerchantRow,
   type StoredKey,
 } from '../store/merchants-repo.ts';
@@ -63,4 +66,13 @@ export async function getMerchant(db: Db, merchantId: number) {
   const merchant = await findMerchant(db, merchantId);
   if (!merchant) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
   return merchant;
+}
+
+export async function listMerchantsPage(db: Db, perPage: number, offset: number) {
+  return listMerchants(db, perPage, offset);
+}
+
+// The owner of a merchant key, found by the key's digest (the key itself is never stored in clear).
+export async function findKeyOwnerByDigest(db: Db, keyDigest: string): Promise<KeyOwner | null> {
+  return findKeyOwner(db, keyDigest);
 }

@@ -1,13 +1,14 @@
 import type { AppContext } from '../app-context.ts';
 import { cardBrandOf } from '../domain/card-brand.ts';
-import { maskPan } from '../domain/card.ts';
+import { maskPan } from '../lib/pan.ts';
+import { checkoutReturnUrl, providerCallbackUrl } from '../domain/public-urls.ts';
 import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
-import type { GatewaySettings, PayRequest } from '../gateways/adapter-contract.ts';
+import type { GatewaySettings, PayRequest } from '../contract/adapter-contract.ts';
 import type { AdapterClient } from '../gateways/http-adapter-client.ts';
-import { methodSettingsOf } from '../gateways/settings-schema.ts';
+import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { ApiError } from '../lib/errors.ts';
 import { decryptWithMasterKey } from '../lib/crypto.ts';
-import type { CardInput, CustomerInput, CreatePaymentRequest } from '../merchant-api/payments/create-request.ts';
+import type { CardInput, CustomerInput, CreatePaymentRequest } from '../domain/payment-request.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { enqueue, findPaymentById, markProcessing } from '../store/processing-repo.ts';
 import { findMerchantKeySealed } from '../store/merchants-repo.ts';
@@ -17,14 +18,6 @@ import { resolveGateway } from './gateways.ts';
 export interface ProcessingDeps {
   context: AppContext;
   adapterClient: AdapterClient;
-}
-
-export function providerCallbackUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}/callbacks/v2/gateway_callbacks/${token}`;
-}
-
-export function checkoutReturnUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}/checkout/${token}/return`;
 }
 
 // Submit card data (hosted page or Host-to-Host): init → pending, call the adapter's /pay outside any
@@ -67,8 +60,8 @@ export async function processPayment(
     throw new ApiError('invalid_state', 409, `payment is ${current?.status ?? 'missing'}; card data is accepted only once`);
   }
   const merchantKey = ref.merchantKey ?? (await merchantKeyOf(context, payment));
-  const request = buildPayRequest(context, payment, gateway.settings as GatewaySettings, merchantKey, card, client.ip);
-  const call = await deps.adapterClient.call(gateway.settings as GatewaySettings, 'pay', request, payMethod.responseTimeoutS * 1000);
+  const request = buildPayRequest(context, payment, gateway.settings, merchantKey, card, client.ip);
+  const call = await deps.adapterClient.call(gateway.settings, 'pay', request, payMethod.responseTimeoutS * 1000);
   const outcome = interpretAdapterAnswer(call.answer);
   const ownLog = { kind: 'pay', request: { url: call.url, body: request }, status: call.answer.kind === 'http_error' ? call.answer.statusCode : 200, response: call.answer.kind === 'response' ? call.answer.body : call.answer, duration: call.durationS };
   const applied = await applyGatewayOutcome(db, paymentId, outcome, { kind: 'pay', settings: gateway.settings, extraLogs: [ownLog] });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
-import type { AdapterMethod, GatewaySettings } from './adapter-contract.ts';
+import type { AdapterMethod, GatewaySettings } from '../contract/adapter-contract.ts';
 
 const ADAPTER_CONNECTIONS_PER_ORIGIN_MAX = 64;
 const ADAPTER_RESPONSE_BYTES_MAX = 1024 * 1024;
@@ -31,7 +31,9 @@ export function createAdapterClient(options: { extraCa?: readonly string[] } = {
   });
   return {
     async call(settings, method, body, timeoutMs) {
-      const url = `${settings.gateway_settings.full_link.replace(/\/$/, '')}/${method}`;
+      const fullLink = settings.gateway_settings.full_link;
+      if (fullLink === undefined) return { answer: { kind: 'network_error', message: 'the gateway has no full_link' }, url: '', durationS: 0 };
+      const url = `${fullLink.replace(/\/$/, '')}/${method}`;
       const bodyText = JSON.stringify(body);
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
       if (settings.validate_signature) headers['x-signature'] = adapterSignature(settings.sign_key, bodyText);

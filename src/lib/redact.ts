@@ -1,4 +1,4 @@
-import { maskPan } from '../domain/card.ts';
+import { maskPan } from './pan.ts';
 
 // Log entries are stored with the payment and shown to the merchant: PANs are masked (first 6 /
 // last 4), CVVs removed and keys redacted before anything is copied into one.

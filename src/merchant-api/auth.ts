@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { bearerToken } from '../lib/bearer.ts';
 import { ApiError } from '../lib/errors.ts';
 import { looksLikeMerchantKey, merchantKeyDigest } from '../lib/merchant-key.ts';
-import { findKeyOwner } from '../store/merchants-repo.ts';
+import { findKeyOwnerByDigest } from '../flows/merchants.ts';
 
 const unauthorized = () => new ApiError('unauthorized', 401, 'a valid merchant key is required: Authorization: Bearer <key>');
 
@@ -23,7 +23,7 @@ async function authenticateMerchant(app: FastifyInstance, request: FastifyReques
   let owner = app.merchantKeyCache.get(digest);
   if (!owner) {
     const generation = app.merchantKeyCache.generation;
-    owner = await findKeyOwner(app.payrail.database.db, digest);
+    owner = await findKeyOwnerByDigest(app.payrail.database.db, digest);
     if (!owner || !digestsEqual(owner.keyDigest, digest)) throw unauthorized();
     app.merchantKeyCache.set(digest, owner, generation);
   }

@@ -2,12 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-  type IdempotencyScope,
-} from '../store/idempotency-repo.ts';
+import { claimKey, completeKey, releaseKey, type IdempotencyScope } from '../flows/idempotency-keys.ts';
 
 const IDEMPOTENCY_KEY_LENGTH_MAX = 255;
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/; // visible ASCII
@@ -30,7 +25,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     const idempotencyKey = parseKey(rawKey);
     const scope: IdempotencyScope = { ...request.merchant, idempotencyKey };
     const digest = sha256Hex(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`);
-    const outcome = await claimIdempotencyKey(app.payrail.database.db, scope, digest);
+    const outcome = await claimKey(app.payrail.database.db, scope, digest);
     if (outcome.claimed) {
       request.idempotencyClaim = scope;
       return;
@@ -52,9 +47,9 @@ export function registerIdempotency(app: FastifyInstance): void {
     const db = app.payrail.database.db;
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-      await completeIdempotencyKey(db, scope, { status: reply.statusCode, contentType, body: payload });
+      await completeKey(db, scope, { status: reply.statusCode, contentType, body: payload });
     } else {
-      await releaseIdempotencyKey(db, scope); // failures are not stored: the client may retry
+      await releaseKey(db, scope); // failures are not stored: the client may retry
     }
     return payload;
   });

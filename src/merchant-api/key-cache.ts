@@ -1,6 +1,14 @@
+import type { AuthenticatedMerchant } from '../app-context.ts';
 import type { KeyOwner } from '../store/merchants-repo.ts';
 
-export const MERCHANT_KEYS_CHANNEL = 'payrail_merchant_keys';
+declare module 'fastify' {
+  interface FastifyInstance {
+    merchantKeyCache: MerchantKeyCache;
+  }
+  interface FastifyRequest {
+    merchant: AuthenticatedMerchant | null;
+  }
+}
 const KEY_CACHE_TTL_MS = 30_000;
 const KEY_CACHE_SIZE_MAX = 10_000;
 

@@ -1,4 +1,4 @@
-import type { AdapterLog } from '../gateways/adapter-contract.ts';
+import type { AdapterLog } from '../contract/adapter-contract.ts';
 import { redactForLog } from '../lib/redact.ts';
 
 // Log entries travel back to the core and end up stored with the payment, so they are redacted here too.

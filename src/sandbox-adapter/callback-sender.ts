@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import type { CallbackClaims } from '../gateways/adapter-contract.ts';
-import { encryptMerchantKey, signCallbackJwt } from '../gateways/callback-crypto.ts';
+import type { CallbackClaims } from '../contract/adapter-contract.ts';
+import { encryptMerchantKey, signCallbackJwt } from '../contract/callback-crypto.ts';
 import type { Secret } from '../lib/secret.ts';
 
 export const CALLBACK_ATTEMPTS_MAX = 3;

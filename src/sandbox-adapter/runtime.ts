@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
-import type { AdapterResponse, AdapterStatus } from '../gateways/adapter-contract.ts';
+import type { AdapterResponse, AdapterStatus } from '../contract/adapter-contract.ts';
 import { adapterLogEntry } from './adapter-logs.ts';
 import { sendProviderCallback } from './callback-sender.ts';
 import type { SandboxTransaction, SandboxTransactionStore } from './store.ts';

@@ -1,4 +1,4 @@
-import type { AdapterStatus } from '../gateways/adapter-contract.ts';
+import type { AdapterStatus } from '../contract/adapter-contract.ts';
 import type { Secret } from '../lib/secret.ts';
 import type { SandboxOperation, SandboxScenario } from './test-cards.ts';
 

@@ -1,4 +1,4 @@
-import type { RedirectRequest } from '../gateways/adapter-contract.ts';
+import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { behaviourOf, finalizeTransaction, type SandboxRuntime } from './runtime.ts';
 import type { SandboxTransaction } from './store.ts';
 import { DECLINE_REASONS } from './test-cards.ts';

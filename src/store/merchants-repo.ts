@@ -1,7 +1,9 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { MERCHANT_KEYS_CHANNEL } from '../merchant-api/key-cache.ts';
 import type { Db } from './database.ts';
 import { merchantKeys, merchants } from './schema.ts';
+
+// Every process LISTENs here and drops its cached key owners on each NOTIFY (merchant-api/key-cache.ts).
+export const MERCHANT_KEYS_CHANNEL = 'payrail_merchant_keys';
 
 export type Environment = 'sandbox' | 'production';
 export type MerchantRow = typeof merchants.$inferSelect;

@@ -1,7 +1,7 @@
 import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
 import { delayBeforeAttemptSeconds, parseTimeRates, STATUS_CHECK_ATTEMPTS_MAX } from '../domain/status-check-schedule.ts';
-import type { GatewaySettings, StatusRequest } from '../gateways/adapter-contract.ts';
-import { methodSettingsOf } from '../gateways/settings-schema.ts';
+import type { GatewaySettings, StatusRequest } from '../contract/adapter-contract.ts';
+import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { applyGatewayOutcome } from '../flows/apply-gateway-outcome.ts';
 import { gatewayOfPayment } from '../flows/gateways.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
@@ -15,8 +15,8 @@ export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow): Pro
   const gateway = await gatewayOfPayment(deps.context, payment);
   if (!gateway) return completeWork(db, work.id, 'no gateway to ask');
   const statusMethod = methodSettingsOf(gateway.settings, 'status');
-  const request: StatusRequest = { method_name: 'status', payment: { token: payment.token, gateway_token: payment.gatewayToken }, settings: gateway.settings as GatewaySettings };
-  const call = await deps.adapterClient.call(gateway.settings as GatewaySettings, 'status', request, statusMethod.responseTimeoutS * 1000);
+  const request: StatusRequest = { method_name: 'status', payment: { token: payment.token, gateway_token: payment.gatewayToken }, settings: gateway.settings };
+  const call = await deps.adapterClient.call(gateway.settings, 'status', request, statusMethod.responseTimeoutS * 1000);
   const outcome = interpretAdapterAnswer(call.answer);
   const ownLog = { kind: 'status', request: { url: call.url, body: request }, status: 200, response: call.answer.kind === 'response' ? call.answer.body : call.answer, duration: call.durationS };
   const applied = await applyGatewayOutcome(db, payment.id, outcome, { kind: 'status', settings: gateway.settings, extraLogs: [ownLog] });

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyModernSignature } from '../../src/domain/notification-signature.ts';
-import { encryptMerchantKey, signCallbackJwt } from '../../src/gateways/callback-crypto.ts';
+import { encryptMerchantKey, signCallbackJwt } from '../../src/contract/callback-crypto.ts';
 import { sandboxSignKey } from '../../src/flows/gateways.ts';
 import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';

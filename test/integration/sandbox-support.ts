@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { decryptMerchantKey, verifyCallbackJwt } from '../../src/gateways/callback-crypto.ts';
+import { decryptMerchantKey, verifyCallbackJwt } from '../../src/contract/callback-crypto.ts';
 import { sandboxAdapterRoutes, type SandboxAdapterOptions } from '../../src/sandbox-adapter/routes.ts';
 
 // Shared by the sandbox-*.test.ts files: the plugin on a bare Fastify, and a real HTTP receiver

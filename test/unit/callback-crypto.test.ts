@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import type { CallbackClaims } from '../../src/gateways/adapter-contract.ts';
+import type { CallbackClaims } from '../../src/contract/adapter-contract.ts';
 import {
   CallbackCryptoError,
   decryptMerchantKey,
   encryptMerchantKey,
   signCallbackJwt,
   verifyCallbackJwt,
-} from '../../src/gateways/callback-crypto.ts';
+} from '../../src/contract/callback-crypto.ts';
 
 const signKey = 'e7403b3c0d76a35312e7cc65eeb75808';
 const otherSignKey = 'a7403b3c0d76a35312e7cc65eeb75809';

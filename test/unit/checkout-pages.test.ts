@@ -15,7 +15,7 @@ import {
   CVV_PATTERN,
   NO_CONTROL_CHARACTERS_PATTERN,
   PAN_PATTERN,
-} from '../../src/merchant-api/payments/schemas.ts';
+} from '../../src/contract/card-schema.ts';
 import { attribute, startTags, tagById, tagsByName, textById } from './checkout-markup.ts';
 
 const PAN = '4111111111111111';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { RedirectRequest } from '../../src/gateways/adapter-contract.ts';
+import type { RedirectRequest } from '../../src/contract/adapter-contract.ts';
 import { renderRedirectPage, renderResultPage, renderWaitingPage } from '../../src/checkout/pages.ts';
 import { attribute, directiveSources, tagById, tagsByName, textById } from './checkout-markup.ts';
 

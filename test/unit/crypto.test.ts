@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { constantTimeEqual, decryptWithMasterKey, encryptWithMasterKey, parseMasterKey } from '../../src/lib/crypto.ts';
 import { generateMerchantKey, looksLikeMerchantKey, merchantKeyDisplayPrefix } from '../../src/lib/merchant-key.ts';
-import { maskPan } from '../../src/domain/card.ts';
+import { maskPan } from '../../src/lib/pan.ts';
 import { Secret } from '../../src/lib/secret.ts';
 import { inspect } from 'node:util';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdapterRequisites } from '../../src/gateways/adapter-contract.ts';
+import type { AdapterRequisites } from '../../src/contract/adapter-contract.ts';
 import { mapRequisites, requisitesForType, type RequisiteType } from '../../src/domain/requisites.ts';
 
 const fullRequisites: AdapterRequisites = {

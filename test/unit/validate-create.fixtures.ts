@@ -1,5 +1,5 @@
 import { buildCurrencyTable } from '../../src/domain/currencies.ts';
-import type { FieldError } from '../../src/merchant-api/payments/create-request.ts';
+import type { FieldError } from '../../src/domain/payment-request.ts';
 import { createPaymentValidator, type CreatePaymentValidation } from '../../src/merchant-api/payments/validate-create.ts';
 
 export const currencies = buildCurrencyTable({ USDT: 6 });

@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { assertRunnableSettings, sealSettings, unsealSettings } from '../../flows/gateways.ts';
-import { getMerchant } from '../../flows/merchants.ts';
-import { maskedSettings, type GatewaySettingsInput } from '../../gateways/settings-schema.ts';
-import { ApiError } from '../../lib/errors.ts';
-import { findGateway, insertGateway, listGateways, updateGateway, type GatewayRow } from '../../store/gateways-repo.ts';
+import { maskedSettings } from '../../contract/gateway-settings.ts';
+import { addGateway, changeGateway, listMerchantGateways, setGatewayStatus, type GatewayRow } from '../../flows/gateway-admin.ts';
+import { unsealSettings } from '../../flows/gateways.ts';
 import { CreateGatewayBody, GatewayEnvelope, GatewayListEnvelope, GatewayParams, MerchantParams, UpdateGatewayBody } from './schemas.ts';
 
 const security = [{ adminKey: [] }];
 const tags = ['admin: gateways'];
 
 export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
-  const { database, masterKey } = app.payrail;
+  const { masterKey } = app.payrail;
   const present = (gateway: GatewayRow) => ({
     id: gateway.id,
     merchant_id: gateway.merchantId,
@@ -22,22 +20,13 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     created_at: gateway.createdAt.toISOString(),
     updated_at: gateway.updatedAt.toISOString(),
   });
-  const notFound = (gatewayId: number) => new ApiError('not_found', 404, `gateway ${gatewayId} not found`);
 
   app.post<{ Params: Static<typeof MerchantParams>; Body: Static<typeof CreateGatewayBody> }>(
     '/merchants/:id/gateways',
     { schema: { summary: 'Add a gateway (spec 2.10 settings) to a merchant', tags, security, params: MerchantParams, body: CreateGatewayBody, response: { 200: GatewayEnvelope } } },
     async (request) => {
-      await getMerchant(database.db, request.params.id);
-      const settings = request.body.settings as GatewaySettingsInput;
-      assertRunnableSettings(settings);
-      const gateway = await insertGateway(database.db, {
-        merchantId: request.params.id,
-        environment: request.body.environment,
-        alias: request.body.alias,
-        settingsSealed: sealSettings(masterKey, settings),
-      });
-      if (!gateway) throw new ApiError('alias_taken', 409, `this merchant already has a ${request.body.environment} gateway named ${request.body.alias}`);
+      const { alias, environment, settings } = request.body;
+      const gateway = await addGateway(app.payrail, request.params.id, { alias, environment, settings });
       return { success: true as const, gateway: present(gateway) };
     },
   );
@@ -46,8 +35,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     '/merchants/:id/gateways',
     { schema: { summary: "List a merchant's gateways", tags, security, params: MerchantParams, response: { 200: GatewayListEnvelope } } },
     async (request) => {
-      await getMerchant(database.db, request.params.id);
-      return { success: true as const, gateways: (await listGateways(database.db, request.params.id)).map(present) };
+      return { success: true as const, gateways: (await listMerchantGateways(app.payrail, request.params.id)).map(present) };
     },
   );
 
@@ -56,20 +44,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     { schema: { summary: "Replace a gateway's settings or alias", tags, security, params: GatewayParams, body: UpdateGatewayBody, response: { 200: GatewayEnvelope } } },
     async (request) => {
       const { id, gatewayId } = request.params;
-      const settings = request.body.settings as GatewaySettingsInput | undefined;
-      if (settings) assertRunnableSettings(settings);
-      const existing = await findGateway(database.db, id, gatewayId);
-      if (!existing) throw notFound(gatewayId);
-      const alias = request.body.alias;
-      if (alias && alias !== existing.alias) {
-        const clash = (await listGateways(database.db, id)).some((other) => other.environment === existing.environment && other.alias === alias);
-        if (clash) throw new ApiError('alias_taken', 409, `this merchant already has a ${existing.environment} gateway named ${alias}`);
-      }
-      const gateway = await updateGateway(database.db, id, gatewayId, {
-        ...(request.body.alias ? { alias: request.body.alias } : {}),
-        ...(settings ? { settingsSealed: sealSettings(masterKey, settings) } : {}),
-      });
-      if (!gateway) throw notFound(gatewayId);
+      const gateway = await changeGateway(app.payrail, id, gatewayId, { alias: request.body.alias, settings: request.body.settings });
       return { success: true as const, gateway: present(gateway) };
     },
   );
@@ -79,10 +54,8 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
       `/merchants/:id/gateways/:gatewayId/${action}`,
       { schema: { summary: `${action === 'disable' ? 'Disable' : 'Enable'} a gateway`, tags, security, params: GatewayParams, response: { 200: GatewayEnvelope } } },
       async (request) => {
-        const { id, gatewayId } = request.params;
-        if (!(await findGateway(database.db, id, gatewayId))) throw notFound(gatewayId);
-        const gateway = await updateGateway(database.db, id, gatewayId, { status });
-        return { success: true as const, gateway: present(gateway!) };
+        const gateway = await setGatewayStatus(app.payrail, request.params.id, request.params.gatewayId, status);
+        return { success: true as const, gateway: present(gateway) };
       },
     );
   }

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { GatewaySettingsSchema } from '../../gateways/settings-schema.ts';
+import { GatewaySettingsSchema } from '../../contract/gateway-settings.ts';
 
 const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('production')]);
 const Alias = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' });

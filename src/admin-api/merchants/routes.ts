@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { changeMerchantStatus, createMerchant, getMerchant, rotateMerchantKey } from '../../flows/merchants.ts';
-import { listMerchants, type MerchantWithKeys } from '../../store/merchants-repo.ts';
+import { changeMerchantStatus, createMerchant, getMerchant, listMerchantsPage, rotateMerchantKey } from '../../flows/merchants.ts';
+import type { MerchantWithKeys } from '../../store/merchants-repo.ts';
 import {
   CreatedMerchantEnvelope,
   CreateMerchantBody,
@@ -56,7 +56,7 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
     { schema: { summary: 'List merchants, newest first', tags, security, querystring: MerchantListQuery, response: { 200: MerchantListEnvelope } } },
     async (request) => {
       const { page, perPage } = request.query;
-      const { rows, total } = await listMerchants(database.db, perPage, (page - 1) * perPage);
+      const { rows, total } = await listMerchantsPage(database.db, perPage, (page - 1) * perPage);
       return { success: true as const, totalCount: total, page, perPage, merchants: rows.map(presentMerchant) };
     },
   );

@@ -1,18 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import type { CurrencyTable } from '../../domain/currencies.ts';
-import type { FieldError } from './create-request.ts';
-import {
-  AMOUNT_STRING_PATTERN,
-  CARD_EXPIRES_PATTERN,
-  COUNTRY_FORMAT,
-  CURRENCY_FORMAT,
-  CVV_PATTERN,
-  DATE_YYYYMMDD_FORMAT,
-  HTTP_URL_PATTERN,
-  IP_FORMAT,
-  NO_CONTROL_CHARACTERS_PATTERN,
-  PAN_PATTERN,
-} from './schemas.ts';
+import type { FieldError } from '../../domain/payment-request.ts';
+import { CARD_EXPIRES_PATTERN, CVV_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../contract/card-schema.ts';
+import { AMOUNT_STRING_PATTERN, COUNTRY_FORMAT, CURRENCY_FORMAT, DATE_YYYYMMDD_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from './schemas.ts';
 
 const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [NO_CONTROL_CHARACTERS_PATTERN]: 'must not contain control characters',

@@ -4,7 +4,7 @@ import type {
   CreatePaymentRequest,
   CustomerInput,
   PaymentVariant,
-} from './create-request.ts';
+} from '../../domain/payment-request.ts';
 import type { CreatePaymentBodyAInput, CreatePaymentBodyBInput } from './schemas.ts';
 
 type Card = NonNullable<CreatePaymentBodyAInput['card']>;

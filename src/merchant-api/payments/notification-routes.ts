@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { isFinal, type PaymentStatus } from '../../domain/payment-status.ts';
-import { getPayment } from '../../flows/find-payments.ts';
-import { ApiError } from '../../lib/errors.ts';
-import { enqueue, listNotificationAttempts } from '../../store/processing-repo.ts';
+import { notificationAttemptsOf, resendNotification } from '../../flows/notifications.ts';
 import { TokenParams } from './responses.ts';
 
 const security = [{ merchantKey: [] }];
@@ -34,8 +30,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments/:token/notifications',
     { schema: { summary: 'Delivery attempts of the final-status notification to callbackUrl', tags, security, params: TokenParams, response: { 200: NotificationList } } },
     async (request) => {
-      const payment = await getPayment(db, request.merchant!, request.params.token);
-      const attempts = await listNotificationAttempts(db, payment.id);
+      const attempts = await notificationAttemptsOf(db, request.merchant!, request.params.token);
       return {
         success: true as const,
         errors: [],
@@ -56,11 +51,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments/:token/notifications/resend',
     { schema: { summary: 'Send the final-status notification again', tags, security, params: TokenParams, response: { 200: ResendReply } } },
     async (request) => {
-      const payment = await getPayment(db, request.merchant!, request.params.token);
-      if (!isFinal(payment.status as PaymentStatus)) throw new ApiError('invalid_state', 409, `payment is ${payment.status}; only a final status is notified`);
-      if (!payment.callbackUrl) throw new ApiError('no_callback_url', 409, 'this payment has no callbackUrl');
-      const eventId = randomUUID();
-      await enqueue(db, { topic: 'notification', paymentId: payment.id, dueAt: new Date(), eventId });
+      const eventId = await resendNotification(db, request.merchant!, request.params.token);
       return { success: true as const, errors: [], event_id: eventId };
     },
   );

@@ -1,10 +1,7 @@
-import type { RedirectRequest } from '../../gateways/adapter-contract.ts';
-import type { CreatePaymentRequest, CustomerInput } from './create-request.ts';
+import type { RedirectRequest } from '../../contract/adapter-contract.ts';
+import type { CreatePaymentRequest, CustomerInput } from '../../domain/payment-request.ts';
+import { checkoutUrl } from '../../domain/public-urls.ts';
 import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
-
-export function checkoutUrl(publicUrl: string, payment: Pick<PaymentRow, 'token' | 'locale'>): string {
-  return `${publicUrl}/checkout/${payment.token}?locale=${payment.locale}`;
-}
 
 // spec 2.2: the create envelope differs by request variant.
 export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & { redirectRequest?: unknown }, providerName: string) {

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { createPayment } from '../../flows/create-payment.ts';
-import { findPayments, getPayment } from '../../flows/find-payments.ts';
+import { findPayments } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { bearerToken } from '../../lib/bearer.ts';
 import { resolveGateway, SANDBOX_GATEWAY_ALIAS } from '../../flows/gateways.ts';
 import { processPayment } from '../../flows/process-payment.ts';
 import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
-import { listPaymentLogs } from '../../store/processing-repo.ts';
-import type { CreatePaymentRequest } from './create-request.ts';
+import { getPaymentDetail } from '../../flows/payment-detail.ts';
+import type { CreatePaymentRequest } from '../../domain/payment-request.ts';
 import { presentCreated, presentDetail, presentListItem } from './present.ts';
 import {
   CreatePaymentResponse,
@@ -110,8 +110,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const payment = await getPayment(app.payrail.database.db, request.merchant!, request.params.token);
-      const logs = await listPaymentLogs(app.payrail.database.db, payment.id);
+      const { payment, logs } = await getPaymentDetail(app.payrail.database.db, request.merchant!, request.params.token);
       return { success: true as const, errors: [], status: 200, payment: presentDetail(payment, logs) };
     },
   );

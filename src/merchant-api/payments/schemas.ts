@@ -1,12 +1,9 @@
 import Type, { type Static } from 'typebox';
+import { CardSchema, NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
 
 // Every free-text field carries this pattern: no field may hold U+0000..U+001F.
-export const NO_CONTROL_CHARACTERS_PATTERN = '^[^\\u0000-\\u001F]*$';
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]';
 export const AMOUNT_STRING_PATTERN = '^[1-9][0-9]{0,31}$';
-export const PAN_PATTERN = '^ *(?:[0-9] *){16,19}$';
-export const CARD_EXPIRES_PATTERN = '^(?:0[1-9]|1[0-2])/[0-9]{4}$';
-export const CVV_PATTERN = '^[0-9]{3}$';
 
 // Formats that are not in ajv-formats; validate-create.ts registers them (addPaymentFormats).
 export const CURRENCY_FORMAT = 'iso4217-currency';
@@ -36,20 +33,6 @@ const ExpiresAtSchema = Type.Integer({
   maximum: EXPIRES_AT_MINUTES_MAX,
   description: 'Minutes until a payment without card data expires (spelled expires_at in both variants)',
 });
-
-export const CardSchema = Type.Object(
-  {
-    pan: Type.String({
-      maxLength: 32,
-      pattern: PAN_PATTERN,
-      description: 'Card number: 16 to 19 digits, spaces allowed between them',
-    }),
-    expires: Type.String({ pattern: CARD_EXPIRES_PATTERN, description: 'Expiry as mm/yyyy, e.g. 09/2030' }),
-    holder: text(5, 50, 'Cardholder name as printed on the card'),
-    cvv: Type.String({ pattern: CVV_PATTERN, description: 'Card security code: exactly 3 digits' }),
-  },
-  { additionalProperties: false, description: 'Host-to-Host card data; all four fields are required' },
-);
 
 export const BrowserSchema = Type.Object(
   {

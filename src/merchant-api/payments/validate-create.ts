@@ -5,7 +5,7 @@ import { ISO_3166_ALPHA2 } from '../../domain/countries.ts';
 import type { CurrencyTable } from '../../domain/currencies.ts';
 import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from './create-errors.ts';
 import { normalizeBodyA, normalizeBodyB, parseAmountMinor } from './normalize-create.ts';
-import type { CreatePaymentRequest, FieldError } from './create-request.ts';
+import type { CreatePaymentRequest, FieldError } from '../../domain/payment-request.ts';
 import {
   COUNTRY_FORMAT,
   CURRENCY_FORMAT,

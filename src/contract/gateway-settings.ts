@@ -58,7 +58,7 @@ export const GatewaySettingsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type GatewaySettingsInput = Static<typeof GatewaySettingsSchema>;
+export type GatewaySettings = Static<typeof GatewaySettingsSchema>;
 
 export const METHOD_DEFAULTS = { response_timeout: 15, final_waiting_seconds: 15, enable_status_checker: true } as const;
 
@@ -68,7 +68,7 @@ export interface ResolvedMethodSettings {
   statusCheckerEnabled: boolean;
 }
 
-export function methodSettingsOf(settings: GatewaySettingsInput, method: string): ResolvedMethodSettings {
+export function methodSettingsOf(settings: GatewaySettings, method: string): ResolvedMethodSettings {
   const methods = settings.gateway_settings.methods as Record<string, Static<typeof MethodSettingsSchema> | undefined> | undefined;
   const configured = methods?.[method] ?? {};
   return {
@@ -79,7 +79,7 @@ export function methodSettingsOf(settings: GatewaySettingsInput, method: string)
 }
 
 // Secrets shown to operators only by their last characters.
-export function maskedSettings(settings: GatewaySettingsInput): GatewaySettingsInput {
+export function maskedSettings(settings: GatewaySettings): GatewaySettings {
   const mask = (secret: string) => `****${secret.slice(-4)}`;
   const gatewaySettings = { ...settings.gateway_settings };
   if (gatewaySettings.rabbit_password) gatewaySettings.rabbit_password = mask(gatewaySettings.rabbit_password);

@@ -1,34 +1,11 @@
 // The gateway adapter contract (spec 2.8–2.10 and section 4): what the business service sends, what adapters answer.
 
+import type { AdapterLog, AdapterRequisites, AdapterStatus, RedirectRequest, RedirectType } from '../domain/adapter-answer.ts';
+import type { GatewaySettings } from './gateway-settings.ts';
+
+export type { AdapterLog, AdapterRequisites, AdapterStatus, GatewaySettings, RedirectRequest, RedirectType };
+
 export type AdapterMethod = 'pay' | 'payout' | 'status' | 'refund';
-export type RedirectType = 'get' | 'post' | 'post_iframes' | 'get_with_processing' | 'redirect_html';
-export type AdapterStatus = 'approved' | 'pending' | 'declined';
-
-export interface MethodSettings {
-  response_timeout?: number; // seconds, default 15
-  final_waiting_seconds?: number; // seconds, default 15
-  enable_status_checker?: boolean; // default true
-}
-
-export interface GatewaySettings {
-  api_key: string;
-  sign_key: string; // exactly 32 characters
-  sandbox?: boolean;
-  host2host?: boolean;
-  gateway_settings: {
-    processing_method: 'http_requests';
-    full_link: string;
-    methods?: Partial<Record<string, MethodSettings>> & { custom_requisite_fields?: string[] };
-    status_checker_time_rates?: Record<string, number>;
-  };
-  assets?: Record<string, string>;
-  validate_signature?: boolean;
-  custom_host?: string;
-  enable_routing?: boolean;
-  enable_update_amount?: boolean;
-  enable_change_final_status?: boolean;
-  decline_payout_on_request_error?: boolean;
-}
 
 export interface AdapterCustomer {
   email: string;
@@ -78,32 +55,6 @@ export interface StatusRequest {
   method_name: 'status';
   payment: { token: string; gateway_token: string | null };
   settings: GatewaySettings;
-}
-
-export interface RedirectRequest {
-  url: string;
-  type: RedirectType;
-  params?: Record<string, unknown>;
-}
-
-export interface AdapterLog {
-  request?: { url?: string; body?: unknown };
-  status?: number;
-  response?: unknown;
-  kind?: string;
-  duration?: number;
-}
-
-export interface AdapterRequisites {
-  card?: string;
-  holder?: string;
-  bank_name?: string;
-  phone?: string;
-  account?: string;
-  link?: string;
-  deeplink?: boolean;
-  qr_data?: string;
-  [customKey: string]: unknown;
 }
 
 // spec 2.9: what an adapter may answer (HTTP 200 always; the outcome is in the body).

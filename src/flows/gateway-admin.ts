@@ -1,0 +1,69 @@
+import type { AppContext } from '../app-context.ts';
+import type { GatewaySettings } from '../contract/gateway-settings.ts';
+import { ApiError } from '../lib/errors.ts';
+import { findGateway, insertGateway, listGateways, updateGateway, type GatewayRow } from '../store/gateways-repo.ts';
+import type { Environment } from '../store/merchants-repo.ts';
+import { assertRunnableSettings, sealSettings } from './gateways.ts';
+import { getMerchant } from './merchants.ts';
+
+export type { GatewayRow };
+
+const notFound = (gatewayId: number) => new ApiError('not_found', 404, `gateway ${gatewayId} not found`);
+const aliasTaken = (environment: string, alias: string) =>
+  new ApiError('alias_taken', 409, `this merchant already has a ${environment} gateway named ${alias}`);
+
+export interface NewGateway {
+  alias: string;
+  environment: Environment;
+  settings: GatewaySettings;
+}
+
+export async function addGateway(context: AppContext, merchantId: number, input: NewGateway): Promise<GatewayRow> {
+  const db = context.database.db;
+  await getMerchant(db, merchantId);
+  assertRunnableSettings(input.settings);
+  const gateway = await insertGateway(db, {
+    merchantId,
+    environment: input.environment,
+    alias: input.alias,
+    settingsSealed: sealSettings(context.masterKey, input.settings),
+  });
+  if (!gateway) throw aliasTaken(input.environment, input.alias);
+  return gateway;
+}
+
+export async function listMerchantGateways(context: AppContext, merchantId: number): Promise<GatewayRow[]> {
+  await getMerchant(context.database.db, merchantId);
+  return listGateways(context.database.db, merchantId);
+}
+
+export async function changeGateway(
+  context: AppContext,
+  merchantId: number,
+  gatewayId: number,
+  changes: { alias?: string | undefined; settings?: GatewaySettings | undefined },
+): Promise<GatewayRow> {
+  const db = context.database.db;
+  if (changes.settings) assertRunnableSettings(changes.settings);
+  const existing = await findGateway(db, merchantId, gatewayId);
+  if (!existing) throw notFound(gatewayId);
+  const alias = changes.alias;
+  if (alias && alias !== existing.alias) {
+    const clash = (await listGateways(db, merchantId)).some((other) => other.environment === existing.environment && other.alias === alias);
+    if (clash) throw aliasTaken(existing.environment, alias);
+  }
+  const gateway = await updateGateway(db, merchantId, gatewayId, {
+    ...(alias ? { alias } : {}),
+    ...(changes.settings ? { settingsSealed: sealSettings(context.masterKey, changes.settings) } : {}),
+  });
+  if (!gateway) throw notFound(gatewayId);
+  return gateway;
+}
+
+export async function setGatewayStatus(context: AppContext, merchantId: number, gatewayId: number, status: GatewayRow['status']): Promise<GatewayRow> {
+  const db = context.database.db;
+  if (!(await findGateway(db, merchantId, gatewayId))) throw notFound(gatewayId);
+  const gateway = await updateGateway(db, merchantId, gatewayId, { status });
+  if (!gateway) throw notFound(gatewayId);
+  return gateway;
+}

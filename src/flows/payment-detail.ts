@@ -1,0 +1,15 @@
+import type { Db } from '../store/database.ts';
+import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
+import { listPaymentLogs } from '../store/processing-repo.ts';
+import { getPayment } from './find-payments.ts';
+
+export interface PaymentDetail {
+  payment: PaymentRow;
+  logs: Awaited<ReturnType<typeof listPaymentLogs>>;
+}
+
+// One payment of the merchant's scope with its adapter interaction logs (spec 2.3).
+export async function getPaymentDetail(db: Db, scope: MerchantScope, token: string): Promise<PaymentDetail> {
+  const payment = await getPayment(db, scope, token);
+  return { payment, logs: await listPaymentLogs(db, payment.id) };
+}
