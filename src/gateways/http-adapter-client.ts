@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
 import type { AdapterMethod, GatewaySettings } from '../contract/adapter-contract.ts';
+import { secureContextTrusting } from '../lib/trusted-ca.ts';
 
 const ADAPTER_CONNECTIONS_PER_ORIGIN_MAX = 64;
 const ADAPTER_RESPONSE_BYTES_MAX = 1024 * 1024;
@@ -27,7 +27,7 @@ export function adapterSignature(signKey: string, bodyText: string): string {
 export function createAdapterClient(options: { extraCa?: readonly string[] } = {}): AdapterClient {
   const dispatcher = new Agent({
     connections: ADAPTER_CONNECTIONS_PER_ORIGIN_MAX,
-    connect: options.extraCa?.length ? { ca: [...rootCertificates, ...options.extraCa] } : {},
+    connect: options.extraCa?.length ? { secureContext: secureContextTrusting(options.extraCa) } : {},
   });
   return {
     async call(settings, method, body, timeoutMs) {

@@ -1,5 +1,5 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { maskedSettings } from '../../contract/gateway-settings.ts';
 import { addGateway, changeGateway, listMerchantGateways, setGatewayStatus, type GatewayRow } from '../../flows/gateway-admin.ts';
 import { unsealSettings } from '../../flows/gateways.ts';
@@ -9,6 +9,7 @@ const security = [{ adminKey: [] }];
 const tags = ['admin: gateways'];
 
 export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { masterKey } = app.payrail;
   const present = (gateway: GatewayRow) => ({
     id: gateway.id,
@@ -21,7 +22,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     updated_at: gateway.updatedAt.toISOString(),
   });
 
-  app.post<{ Params: Static<typeof MerchantParams>; Body: Static<typeof CreateGatewayBody> }>(
+  routes.post(
     '/merchants/:id/gateways',
     { schema: { summary: 'Add a gateway (spec 2.10 settings) to a merchant', tags, security, params: MerchantParams, body: CreateGatewayBody, response: { 200: GatewayEnvelope } } },
     async (request) => {
@@ -31,7 +32,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: Static<typeof MerchantParams> }>(
+  routes.get(
     '/merchants/:id/gateways',
     { schema: { summary: "List a merchant's gateways", tags, security, params: MerchantParams, response: { 200: GatewayListEnvelope } } },
     async (request) => {
@@ -39,7 +40,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.put<{ Params: Static<typeof GatewayParams>; Body: Static<typeof UpdateGatewayBody> }>(
+  routes.put(
     '/merchants/:id/gateways/:gatewayId',
     { schema: { summary: "Replace a gateway's settings or alias", tags, security, params: GatewayParams, body: UpdateGatewayBody, response: { 200: GatewayEnvelope } } },
     async (request) => {
@@ -50,7 +51,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
   );
 
   for (const [action, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
-    app.post<{ Params: Static<typeof GatewayParams> }>(
+    routes.post(
       `/merchants/:id/gateways/:gatewayId/${action}`,
       { schema: { summary: `${action === 'disable' ? 'Disable' : 'Enable'} a gateway`, tags, security, params: GatewayParams, response: { 200: GatewayEnvelope } } },
       async (request) => {

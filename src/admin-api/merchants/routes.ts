@@ -1,5 +1,5 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { changeMerchantStatus, createMerchant, getMerchant, listMerchantsPage, rotateMerchantKey } from '../../flows/merchants.ts';
 import type { MerchantWithKeys } from '../../store/merchants-repo.ts';
 import {
@@ -32,9 +32,10 @@ function presentMerchant(merchant: MerchantWithKeys) {
 }
 
 export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { database, masterKey } = app.payrail;
 
-  app.post<{ Body: Static<typeof CreateMerchantBody> }>(
+  routes.post(
     '/merchants',
     { schema: { summary: 'Create a merchant with its sandbox and production keys', tags, security, body: CreateMerchantBody, response: { 200: CreatedMerchantEnvelope } } },
     async (request) => {
@@ -51,7 +52,7 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: Static<typeof MerchantListQuery> }>(
+  routes.get(
     '/merchants',
     { schema: { summary: 'List merchants, newest first', tags, security, querystring: MerchantListQuery, response: { 200: MerchantListEnvelope } } },
     async (request) => {
@@ -61,13 +62,13 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: Static<typeof MerchantIdParams> }>(
+  routes.get(
     '/merchants/:id',
     { schema: { summary: 'Get a merchant', tags, security, params: MerchantIdParams, response: { 200: MerchantEnvelope } } },
     async (request) => ({ success: true as const, merchant: presentMerchant(await getMerchant(database.db, request.params.id)) }),
   );
 
-  app.post<{ Params: Static<typeof KeyRotationParams> }>(
+  routes.post(
     '/merchants/:id/keys/:environment/rotate',
     { schema: { summary: 'Issue a new key; the old one stops working at once', tags, security, params: KeyRotationParams, response: { 200: RotatedKeyEnvelope } } },
     async (request) => {
@@ -82,7 +83,7 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
     ['disable', 'disabled'],
     ['enable', 'active'],
   ] as const) {
-    app.post<{ Params: Static<typeof MerchantIdParams> }>(
+    routes.post(
       `/merchants/:id/${action}`,
       { schema: { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a merchant`, tags, security, params: MerchantIdParams, response: { 200: MerchantEnvelope } } },
       async (request) => {
