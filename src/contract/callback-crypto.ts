@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { base64url, jwtVerify, SignJWT } from 'jose';
 import type { CallbackClaims } from './adapter-contract.ts';
 
 const AES_KEY_BYTES = 32;
@@ -52,4 +52,19 @@ export async function verifyCallbackJwt(signKey: string, token: string): Promise
   } catch {
     throw new CallbackCryptoError('the callback JWT does not verify under this gateway sign_key');
   }
+}
+
+// Names one callback: SHA-256 (hex) of its signature bytes, decoded exactly as jwtVerify decodes them. Not of
+// the JWT's text: a base64url signature has several encodings (the unused low bits of its last character),
+// and each of them verifies.
+export function callbackSignatureDigest(token: string): string {
+  const segments = token.split('.');
+  if (segments.length !== 3) throw new CallbackCryptoError('the callback JWT must have three segments');
+  let signature: Uint8Array;
+  try {
+    signature = base64url.decode(segments[2]!);
+  } catch {
+    throw new CallbackCryptoError('the callback JWT signature is not base64url');
+  }
+  return createHash('sha256').update(signature).digest('hex');
 }

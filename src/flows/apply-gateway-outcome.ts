@@ -1,17 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { canTransition, isFinal, type PaymentStatus } from '../domain/payment-status.ts';
+import { decideReportedStatus, isFinal } from '../domain/payment-status.ts';
 import { mapRequisites } from '../domain/requisites.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
-import { redactForLog } from '../lib/redact.ts';
+import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
 import type { Db } from '../store/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { enqueue, finishOpenWork, insertPaymentLogs, lockPayment, updatePayment } from '../store/processing-repo.ts';
+import {
+  enqueue,
+  finishOpenWork,
+  insertPaymentLogs,
+  lockPayment,
+  transitionPayment,
+  updatePayment,
+  type DbOrTx,
+  type PaymentChanges,
+  type Tx,
+} from '../store/processing-repo.ts';
 
 export interface OutcomeSource {
   kind: 'pay' | 'status' | 'callback';
   settings: GatewaySettings;
   extraLogs?: readonly unknown[];
+  sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
 }
 
 export interface AppliedOutcome {
@@ -25,42 +36,73 @@ export async function applyGatewayOutcome(db: Db, paymentId: number, outcome: Ad
   return db.transaction(async (tx) => {
     const current = await lockPayment(tx, paymentId);
     if (!current) throw new Error(`payment ${paymentId} not found`);
-    const from = current.status as PaymentStatus;
-    const allowFinalChange = source.settings.enable_change_final_status === true;
-    const moves = outcome.status !== from && canTransition(from, outcome.status, { allowFinalChange });
-    const frozen = isFinal(from) && !moves; // a final payment only records the logs of late answers
-    const changes: Partial<PaymentRow> = {};
-    if (!frozen) {
-      if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
-      if (outcome.gatewayDetails) changes.gatewayDetails = outcome.gatewayDetails;
-      if (outcome.providerResponseData) changes.providerResponseData = outcome.providerResponseData;
-      if (outcome.recurringGatewayToken) changes.recurringGatewayToken = outcome.recurringGatewayToken;
-      if (outcome.redirectRequest) changes.redirectRequest = outcome.redirectRequest;
-      if (outcome.requisites) {
-        const customFields = source.settings.gateway_settings.methods?.custom_requisite_fields ?? [];
-        changes.requisites = mapRequisites(outcome.requisites, customFields);
-      }
-      const amountChanged = outcome.amount !== null && outcome.amount > 0 && outcome.amount !== current.amountMinor;
-      if (amountChanged && source.settings.enable_update_amount === true) {
-        changes.amountMinor = outcome.amount!;
-        changes.gatewayAmountMinor = outcome.amount!;
-      }
-    }
-    if (moves) {
-      changes.status = outcome.status;
-      changes.declineReason = outcome.status === 'declined' ? outcome.declineReason : null;
-      if (isFinal(outcome.status)) changes.finalizedAt = new Date();
-    }
-    const payment = Object.keys(changes).length > 0 ? await updatePayment(tx, paymentId, changes) : current;
-    const logs = [...(source.extraLogs ?? []), ...outcome.logs].map((entry) => ({ kind: source.kind, entry: redactForLog(entry) }));
-    await insertPaymentLogs(tx, paymentId, logs);
-    if (moves && isFinal(outcome.status)) await queueFinalWork(tx as unknown as Db, paymentId);
-    return { payment, changed: moves };
+    return applyToLockedPayment(tx, current, outcome, source);
   });
 }
 
+// The same, inside the caller's transaction, on a payment row the caller has locked.
+export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): Promise<AppliedOutcome> {
+  const transition = decideReportedStatus(current.status, outcome.status, { allowFinalChange: source.settings.enable_change_final_status === true });
+  const frozen = isFinal(current.status) && transition === null; // a final payment only records the logs of late answers
+  const changes = frozen ? {} : detailChanges(current, outcome, source);
+  let payment = current;
+  if (transition) {
+    changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
+    const moved = await transitionPayment(tx, current.id, transition, changes);
+    if (!moved) throw new Error(`payment ${current.id} left ${transition.from} while its row was locked`);
+    payment = moved;
+  } else if (Object.keys(changes).length > 0) {
+    payment = await updatePayment(tx, current.id, changes);
+  }
+  const logs = [...(source.extraLogs ?? []), ...outcome.logs].map((entry) => ({ kind: source.kind, entry: redactForLog(entry, source.sensitive) }));
+  const ignoredAmount = ignoredAmountLog(current, outcome, source);
+  await insertPaymentLogs(tx, current.id, ignoredAmount ? [...logs, ignoredAmount] : logs);
+  if (transition?.final) await queueFinalWork(tx, current.id);
+  return { payment, changed: transition !== null };
+}
+
+function detailChanges(current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): PaymentChanges {
+  const changes: PaymentChanges = {};
+  if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
+  if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, source.sensitive);
+  if (outcome.providerResponseData) changes.providerResponseData = maskCardData(outcome.providerResponseData, source.sensitive);
+  if (outcome.recurringGatewayToken) changes.recurringGatewayToken = outcome.recurringGatewayToken;
+  if (outcome.redirectRequest) changes.redirectRequest = outcome.redirectRequest;
+  if (outcome.requisites) {
+    const customFields = source.settings.gateway_settings.methods?.custom_requisite_fields ?? [];
+    changes.requisites = mapRequisites(outcome.requisites, customFields);
+  }
+  if (updatesAmount(source) && outcome.amount !== null && outcome.amount > 0 && outcome.amount !== current.gatewayAmountMinor) {
+    changes.amountMinor = outcome.amount;
+    changes.gatewayAmountMinor = outcome.amount;
+  }
+  return changes;
+}
+
+// spec 2.10: enable_update_amount lets a provider callback change the amount; a /pay or /status answer never does.
+function updatesAmount(source: OutcomeSource): boolean {
+  return source.kind === 'callback' && source.settings.enable_update_amount === true;
+}
+
+// An answer that reports another amount or currency than the payment's, and is not allowed to change it, is
+// kept as a log row so the operator sees the disagreement.
+function ignoredAmountLog(current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): { kind: string; entry: unknown } | null {
+  const amountDiffers = outcome.amount !== null && outcome.amount !== current.gatewayAmountMinor;
+  const currencyDiffers = outcome.currency !== null && outcome.currency !== current.gatewayCurrency;
+  if (!(amountDiffers || currencyDiffers) || (updatesAmount(source) && !currencyDiffers)) return null;
+  return {
+    kind: 'amount_ignored',
+    entry: redactForLog({
+      source: source.kind,
+      reported: { amount: outcome.amount, currency: outcome.currency },
+      payment: { amount: current.gatewayAmountMinor, currency: current.gatewayCurrency },
+      reason: 'spec 2.10: only a provider callback changes the amount, and only when the gateway sets enable_update_amount',
+    }),
+  };
+}
+
 // A final status stops polling and queues the merchant notification, with a stable event id.
-export async function queueFinalWork(db: Db, paymentId: number): Promise<void> {
+export async function queueFinalWork(db: DbOrTx, paymentId: number): Promise<void> {
   await finishOpenWork(db, paymentId, 'status_check');
   await enqueue(db, { topic: 'notification', paymentId, dueAt: new Date(), eventId: randomUUID() });
 }

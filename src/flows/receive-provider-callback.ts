@@ -1,18 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
-import { CallbackCryptoError, decryptMerchantKey, verifyCallbackJwt } from '../contract/callback-crypto.ts';
+import { callbackSignatureDigest, CallbackCryptoError, decryptMerchantKey, verifyCallbackJwt } from '../contract/callback-crypto.ts';
+import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
-import { sha256Hex } from '../lib/crypto.ts';
+import { callbackBindingRefusal, readCallbackClaims } from '../domain/callback-binding.ts';
 import { ApiError } from '../lib/errors.ts';
-import { forgetProviderCallback, rememberProviderCallback } from '../store/callbacks-repo.ts';
-import { findPaymentByTokenUnscoped } from '../store/processing-repo.ts';
-import { applyGatewayOutcome } from './apply-gateway-outcome.ts';
+import { redactForLog } from '../lib/redact.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+import { countPaymentLogsOfKind, findProviderCallback, rememberProviderCallback } from '../store/callbacks-repo.ts';
+import { findPaymentByTokenUnscoped, insertPaymentLogs, lockPayment, type Tx } from '../store/processing-repo.ts';
+import { applyToLockedPayment } from './apply-gateway-outcome.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import { merchantKeyOf } from './process-payment.ts';
 
-const STATUS_WORDS = new Set(['approved', 'declined', 'pending']);
-
-const badPayload = (message: string) => new ApiError('invalid_callback', 422, message);
+const REFUSAL_LOG_KIND = 'callback_rejected';
+// Anyone who knows a payment's token can post refused callbacks to it: only the first ones are kept as logs.
+const REFUSALS_LOGGED_PER_PAYMENT_MAX = 20;
 
 export interface ProviderCallback {
   token: string;
@@ -20,48 +23,102 @@ export interface ProviderCallback {
   url: string;
 }
 
-// spec 5.6 and 6.2: a provider reports a payment's status with a JWT signed by the gateway's sign_key.
+interface VerifiedCallback {
+  claims: Record<string, unknown>;
+  signatureDigest: string;
+  settings: GatewaySettings;
+}
+
+class CallbackRefusal extends Error {}
+
+// spec 5.6 and 6.2: a provider reports a payment's status with a JWT signed by the sign_key of the gateway the
+// payment was processed through. It is recorded and applied in one transaction, at most once, and refused
+// (422, logged on the payment) when it does not verify under that gateway or does not match the payment.
 export async function receiveProviderCallback(context: AppContext, callback: ProviderCallback): Promise<{ applied: boolean }> {
   const db = context.database.db;
   const payment = await findPaymentByTokenUnscoped(db, callback.token);
   if (!payment) throw new ApiError('not_found', 404, 'payment not found');
-  const gateway = await gatewayOfPayment(context, payment);
-  if (!gateway) throw badPayload('this payment was not processed through a gateway');
-  const claims = await verifiedClaims(gateway.settings.sign_key, callback.jwt, await merchantKeyOf(context, payment));
-  const digest = sha256Hex(callback.jwt);
-  if (!(await rememberProviderCallback(db, digest, payment.id, claims.status))) {
-    return { applied: false }; // the same callback again: applied once
-  }
+  let verified: VerifiedCallback;
   try {
-    const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...claims } });
-    const ownLog = { kind: 'callback', request: { url: callback.url, body: claims }, status: 200, response: { success: true } };
-    const applied = await applyGatewayOutcome(db, payment.id, outcome, { kind: 'callback', settings: gateway.settings, extraLogs: [ownLog] });
-    return { applied: applied.changed };
+    verified = await verifyCallback(context, payment, callback.jwt);
   } catch (error) {
-    await forgetProviderCallback(db, digest);
+    if (!(error instanceof CallbackRefusal)) throw error;
+    await db.transaction((tx) => logRefusal(tx, payment.id, callback, error.message, null));
+    throw refused(error.message);
+  }
+  const result = await db.transaction((tx) => recordAndApply(tx, payment.id, callback, verified));
+  if ('refusal' in result) throw refused(result.refusal);
+  return result;
+}
+
+async function recordAndApply(
+  tx: Tx,
+  paymentId: number,
+  callback: ProviderCallback,
+  verified: VerifiedCallback,
+): Promise<{ applied: boolean } | { refusal: string }> {
+  const current = await lockPayment(tx, paymentId);
+  if (!current) throw new Error(`payment ${paymentId} vanished`);
+  const seen = await findProviderCallback(tx, verified.signatureDigest);
+  if (seen?.paymentId === current.id) return { applied: false }; // the same callback again: applied once
+  const settings = verified.settings;
+  const refusal = await bindOrRefuse(tx, current, verified, seen !== null);
+  if (refusal !== null) {
+    await logRefusal(tx, current.id, callback, refusal, verified.claims);
+    return { refusal };
+  }
+  const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...verified.claims } });
+  const ownLog = { kind: 'callback', request: { url: callback.url, body: verified.claims }, status: 200, response: { success: true } };
+  const applied = await applyToLockedPayment(tx, current, outcome, { kind: 'callback', settings, extraLogs: [ownLog] });
+  return { applied: applied.changed };
+}
+
+// Records the callback for this payment (in the caller's transaction, before it is applied), or says why it
+// cannot be this payment's. Another payment's row lock does not serialize with ours, so the insert itself
+// settles one callback posted to two payments at once.
+async function bindOrRefuse(tx: Tx, current: PaymentRow, verified: VerifiedCallback, seenForAnother: boolean): Promise<string | null> {
+  const claims = readCallbackClaims(verified.claims);
+  if ('refusal' in claims) return claims.refusal;
+  const mismatch = callbackBindingRefusal(current, claims, { updateAmount: verified.settings.enable_update_amount === true });
+  if (mismatch !== null) return mismatch;
+  if (seenForAnother || !(await rememberProviderCallback(tx, verified.signatureDigest, current.id, claims.status))) {
+    return 'this callback was already received for another payment';
+  }
+  return null;
+}
+
+// Only the key of the payment's own gateway is tried: a payment never sent to a gateway has none.
+async function verifyCallback(context: AppContext, payment: PaymentRow, jwt: string): Promise<VerifiedCallback> {
+  const gateway = payment.gatewayAlias === null ? null : await gatewayOfPayment(context, payment);
+  if (!gateway) throw new CallbackRefusal('this payment was not sent to a gateway');
+  const signKey = gateway.settings.sign_key;
+  const merchantKey = await merchantKeyOf(context, payment);
+  try {
+    const signatureDigest = callbackSignatureDigest(jwt);
+    const claims = await verifyCallbackJwt(signKey, jwt);
+    const secure = claims['secure'] as { encrypted_data?: unknown; iv_value?: unknown } | undefined;
+    if (!secure || typeof secure !== 'object') throw new CallbackRefusal('the JWT has no secure claim');
+    const decrypted = Buffer.from(decryptMerchantKey(signKey, { encrypted_data: secure.encrypted_data, iv_value: secure.iv_value }));
+    const expected = Buffer.from(merchantKey);
+    if (decrypted.length !== expected.length || !timingSafeEqual(decrypted, expected)) {
+      throw new CallbackRefusal('secure does not hold this payment’s merchant key');
+    }
+    const { secure: _secure, iat: _iat, exp: _exp, ...rest } = claims;
+    return { claims: rest, signatureDigest, settings: gateway.settings };
+  } catch (error) {
+    if (error instanceof CallbackCryptoError) throw new CallbackRefusal(`${error.message} (the gateway this payment was processed through)`);
     throw error;
   }
 }
 
-async function verifiedClaims(signKey: string, jwt: string, merchantKey: string) {
-  let claims: Record<string, unknown>;
-  try {
-    claims = await verifyCallbackJwt(signKey, jwt);
-    const secure = claims['secure'] as { encrypted_data?: unknown; iv_value?: unknown } | undefined;
-    if (!secure || typeof secure !== 'object') throw badPayload('the JWT has no secure claim');
-    const decrypted = Buffer.from(decryptMerchantKey(signKey, { encrypted_data: secure.encrypted_data, iv_value: secure.iv_value }));
-    const expected = Buffer.from(merchantKey);
-    if (decrypted.length !== expected.length || !timingSafeEqual(decrypted, expected)) {
-      throw badPayload('secure does not hold this payment’s merchant key');
-    }
-  } catch (error) {
-    if (error instanceof CallbackCryptoError) throw badPayload(error.message);
-    throw error;
-  }
-  const status = claims['status'];
-  if (typeof status !== 'string' || !STATUS_WORDS.has(status)) throw badPayload('status must be approved, declined or pending');
-  const amount = claims['amount'];
-  if (amount !== undefined && !Number.isSafeInteger(amount)) throw badPayload('amount must be an integer of minor units');
-  const { secure: _secure, iat: _iat, exp: _exp, ...rest } = claims;
-  return { ...rest, status };
+// claims: null when they did not verify (nothing of an unverified callback is stored).
+async function logRefusal(tx: Tx, paymentId: number, callback: ProviderCallback, reason: string, claims: Record<string, unknown> | null): Promise<void> {
+  if (!(await lockPayment(tx, paymentId))) return;
+  if ((await countPaymentLogsOfKind(tx, paymentId, REFUSAL_LOG_KIND)) >= REFUSALS_LOGGED_PER_PAYMENT_MAX) return;
+  const entry = { kind: 'callback', request: { url: callback.url, ...(claims ? { body: claims } : {}) }, status: 422, response: { error: reason } };
+  await insertPaymentLogs(tx, paymentId, [{ kind: REFUSAL_LOG_KIND, entry: redactForLog(entry) }]);
+}
+
+function refused(reason: string): ApiError {
+  return new ApiError('invalid_callback', 422, reason);
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { decideTransition, NO_FINAL_CHANGE, type PaymentTransition } from '../domain/payment-status.ts';
 import type { Db } from './database.ts';
 import { notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
 import type { PaymentRow } from './payments-repo.ts';
@@ -6,8 +7,10 @@ import type { PaymentRow } from './payments-repo.ts';
 export type OutboxRow = typeof outbox.$inferSelect;
 export type OutboxTopic = OutboxRow['topic'];
 export type NotificationAttemptRow = typeof notificationAttempts.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type DbOrTx = Db | Tx;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+// What may change beside the status; the status itself changes only through transitionPayment.
+export type PaymentChanges = Omit<Partial<typeof payments.$inferInsert>, 'id' | 'status' | 'finalizedAt' | 'createdAt' | 'updatedAt'>;
 
 const OUTBOX_LEASE_MS = 60_000;
 
@@ -27,20 +30,31 @@ export async function lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow
   return row ?? null;
 }
 
-export async function updatePayment(db: DbOrTx, paymentId: number, changes: Partial<PaymentRow>): Promise<PaymentRow> {
+export async function updatePayment(db: DbOrTx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow> {
+  if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('a payment status changes only through transitionPayment');
   const [row] = await db.update(payments).set({ ...changes, updatedAt: new Date() }).where(eq(payments.id, paymentId)).returning();
   if (!row) throw new Error(`payment ${paymentId} vanished`);
   return row;
 }
 
-// init → pending, once: a second submit of the same payment loses cleanly (principle 3).
-export async function markProcessing(db: DbOrTx, paymentId: number, changes: Partial<PaymentRow>): Promise<PaymentRow | null> {
+// The one writer of payments.status (principle 3): applies a transition the domain decided, only while the
+// payment still has the status it was decided from. Null when a concurrent change won the race.
+export async function transitionPayment(db: DbOrTx, paymentId: number, transition: PaymentTransition, changes: PaymentChanges = {}): Promise<PaymentRow | null> {
+  if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
+  const now = new Date();
   const [row] = await db
     .update(payments)
-    .set({ ...changes, status: 'pending', updatedAt: new Date() })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, 'init')))
+    .set({ ...changes, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, transition.from)))
     .returning();
   return row ?? null;
+}
+
+const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHANGE);
+
+// init → pending, once: a second submit of the same payment loses cleanly.
+export async function markProcessing(db: DbOrTx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow | null> {
+  return transitionPayment(db, paymentId, INIT_TO_PENDING, changes);
 }
 
 export async function insertPaymentLogs(db: DbOrTx, paymentId: number, entries: readonly { kind: string; entry: unknown }[]): Promise<void> {
@@ -104,7 +118,7 @@ export async function listNotificationAttempts(db: Db, paymentId: number): Promi
   return db.select().from(notificationAttempts).where(eq(notificationAttempts.paymentId, paymentId)).orderBy(asc(notificationAttempts.id)).limit(500);
 }
 
-// Payments without card data whose lifetime ended; each is then expired under its row lock, once.
+// `init` payments whose lifetime ended; each is then expired under its row lock, once.
 export async function findExpiredPaymentIds(db: Db, batchSizeMax: number): Promise<number[]> {
   const rows = await db
     .select({ id: payments.id })

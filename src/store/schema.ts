@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -12,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -54,7 +56,7 @@ export const payments = pgTable(
     environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
     operationType: text('operation_type', { enum: ['pay', 'payout'] }).notNull().default('pay'),
     requestVariant: text('request_variant', { enum: ['A', 'B', 'C'] }).notNull(),
-    status: text('status').notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull(),
     product: text('product').notNull(),
     amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
@@ -95,17 +97,27 @@ export const payments = pgTable(
   },
   (table) => [
     uniqueIndex('payments_token_idx').on(table.token),
+    check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
     index('payments_expiry_idx')
       .on(table.expiresAt)
       .where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
+    // The list's ORDER BY created_at DESC, id DESC means NULLS FIRST: each index ends in that order so no list
+    // query sorts; the operation type and order number filters each lead their own index.
     index('payments_merchant_env_created_idx').on(
       table.merchantId,
       table.environment,
-      table.createdAt.desc(),
-      table.id.desc(),
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+    index('payments_merchant_env_type_created_idx').on(
+      table.merchantId,
+      table.environment,
+      table.operationType,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
     ),
     index('payments_merchant_env_order_idx')
-      .on(table.merchantId, table.environment, table.orderNumber)
+      .on(table.merchantId, table.environment, table.orderNumber, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.orderNumber} is not null`),
   ],
 );
@@ -206,11 +218,12 @@ export const notificationAttempts = pgTable(
   (table) => [index('notification_attempts_payment_idx').on(table.paymentId, table.id)],
 );
 
-// Each provider callback is applied at most once: its JWT digest is unique.
+// Each provider callback is applied at most once: the digest of its decoded signature bytes is unique (a JWT's
+// text is not: its base64url signature has several encodings).
 export const providerCallbacks = pgTable(
   'provider_callbacks',
   {
-    jwtDigest: text('jwt_digest').primaryKey(),
+    signatureDigest: text('signature_digest').primaryKey(),
     paymentId: bigint('payment_id', { mode: 'number' })
       .notNull()
       .references(() => payments.id),

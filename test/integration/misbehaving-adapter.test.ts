@@ -79,7 +79,7 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
         currency: 'EUR',
         callbackUrl: `${receiver.url}/payrail`,
         orderNumber,
-        card: { pan: '4242 4242 4242 4242', expires: '12/2030', holder: 'Ada Lovelace', cvv: '321' },
+        card: { pan: '4111 1111 1111 1111', expires: '12/2030', holder: 'Ada Lovelace', cvv: '321' }, // not a sandbox test card: production declines those
         customer: { email: 'ada@example.com', ip: '203.0.113.7' },
       },
     });
@@ -119,7 +119,7 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
       method_name: 'pay',
       params: {
         customer: { email: 'ada@example.com', ip: '203.0.113.7' },
-        pan: '4242424242424242',
+        pan: '4111111111111111',
         cvv: '321',
         expires: '12/30',
       },
@@ -262,7 +262,7 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
     expect(deliveriesFor(created.token)).toHaveLength(1);
   });
 
-  it('refuses a callback with a bad signature with 422 and changes nothing', async () => {
+  it('refuses a callback with a bad signature with 422, logs the refusal and changes nothing else', async () => {
     const adapter = await fakeAdapter();
     adapter.respond('pay', reply.json(adapterAnswer.pending('gw-forged')));
     const merchant = await productionMerchant(adapter, { pay: { enable_status_checker: false } });
@@ -271,7 +271,10 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
     const forged = await callback(adapter, merchant, created.token, { status: 'declined', amount: 1, currency: 'EUR', reason: 'forged' }, true);
     expect(forged.statusCode).toBe(422);
     expect(forged.body).toMatchObject({ success: false, errors: [{ code: 'invalid_callback' }] });
-    expect(await paymentOf(merchant, created.token)).toEqual(before);
+    const { interaction_logs: logsAfter, ...after } = await paymentOf(merchant, created.token);
+    const { interaction_logs: logsBefore, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
+    expect(logsAfter.slice(logsBefore.length)).toMatchObject([{ kind: 'callback_rejected', entry: { status: 422 } }]);
     const genuine = await callback(adapter, merchant, created.token, { status: 'approved', amount: 1999, currency: 'EUR' });
     expect(genuine).toMatchObject({ statusCode: 200, body: { success: true, applied: true } });
     expect((await paymentOf(merchant, created.token)).status).toBe('approved');
@@ -294,16 +297,16 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
   });
 
   it.each([
-    ['applies', { enable_update_amount: true }, 1500],
-    ['ignores', {}, 1999],
-  ])('%s a callback amount that differs, as enable_update_amount says', async (_label, top, expectedAmount) => {
+    ['applies', { enable_update_amount: true }, 200, 'approved', 1500],
+    ['refuses (422)', {}, 422, 'pending', 1999],
+  ])('%s a callback amount that differs, as enable_update_amount says', async (_label, top, statusCode, status, expectedAmount) => {
     const adapter = await fakeAdapter();
     adapter.respond('pay', reply.json(adapterAnswer.pending('gw-amount')));
     const merchant = await productionMerchant(adapter, { top, pay: { enable_status_checker: false } });
     const created = await payWithCard(merchant, 'amount-1');
     const answer = await callback(adapter, merchant, created.token, { status: 'approved', amount: 1500, currency: 'EUR' });
-    expect(answer).toMatchObject({ statusCode: 200, body: { success: true, applied: true } });
-    expect(await paymentOf(merchant, created.token)).toMatchObject({ status: 'approved', amount: expectedAmount, gateway_amount: expectedAmount });
+    expect(answer.statusCode).toBe(statusCode);
+    expect(await paymentOf(merchant, created.token)).toMatchObject({ status, amount: expectedAmount, gateway_amount: expectedAmount });
   });
 
   it('refuses a production payment whose callbackUrl is private unless PAYRAIL_ALLOW_PRIVATE_CALLBACKS is set', async () => {
@@ -326,7 +329,7 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
         amount: 1999,
         currency: 'EUR',
         callbackUrl: `${receiver.url}/payrail`,
-        card: { pan: '4242 4242 4242 4242', expires: '12/2030', holder: 'Ada Lovelace', cvv: '321' },
+        card: { pan: '4111 1111 1111 1111', expires: '12/2030', holder: 'Ada Lovelace', cvv: '321' }, // not a sandbox test card: production declines those
         customer: { email: 'ada@example.com', ip: '203.0.113.7' },
       },
     });

@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { CallbackClaims } from '../../src/contract/adapter-contract.ts';
 import {
+  callbackSignatureDigest,
   CallbackCryptoError,
   decryptMerchantKey,
   encryptMerchantKey,
@@ -130,5 +131,35 @@ describe('callback JWT (spec 5.6: HS512 keyed with sign_key)', () => {
 
   it.each([[''], ['not-a-jwt'], ['a.b.c'], ['a.b']])('refuses the malformed token %j', async (token) => {
     await expect(verifyCallbackJwt(signKey, token)).rejects.toBeInstanceOf(CallbackCryptoError);
+  });
+});
+
+// A JWT's base64url signature has several texts for the same bytes; each verifies, so replays are recognised by the bytes.
+describe('callbackSignatureDigest', () => {
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  // HS512: 64 bytes in 86 characters, the last carrying 2 bits of the signature and 4 spare bits.
+  const reencodings = (token: string): string[] => {
+    const last = ALPHABET.indexOf(token.at(-1)!);
+    return Array.from({ length: 16 }, (_, spare) => `${token.slice(0, -1)}${ALPHABET[(last & 0b110000) | spare]}`);
+  };
+
+  it('gives all 16 encodings of one signature the same digest, and each of them verifies', async () => {
+    const token = await signCallbackJwt(signKey, claims);
+    const variants = reencodings(token);
+    expect(new Set(variants).size).toBe(16);
+    expect(variants).toContain(token);
+    expect(new Set(variants.map(callbackSignatureDigest))).toEqual(new Set([callbackSignatureDigest(token)]));
+    for (const variant of variants) await expect(verifyCallbackJwt(signKey, variant)).resolves.toMatchObject({ status: 'approved' });
+  });
+
+  it('tells two callbacks apart, even with the same claims', async () => {
+    const first = await signCallbackJwt(signKey, claims);
+    const other = await signCallbackJwt(signKey, { ...claims, status: 'declined' });
+    expect(callbackSignatureDigest(first)).not.toBe(callbackSignatureDigest(other));
+    expect(callbackSignatureDigest(first)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it.each([[''], ['not-a-jwt'], ['a.b'], ['a.b.c.d'], ['a.b.%%%']])('refuses the malformed token %j', (token) => {
+    expect(() => callbackSignatureDigest(token)).toThrow(CallbackCryptoError);
   });
 });
