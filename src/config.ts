@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import Type, { type Static } from 'typebox';
+import { parseTimeRatesText, TimeRatesError } from './domain/status-check-schedule.ts';
 
 // Every setting, from the environment, in one schema (ARCHITECTURE: config.ts).
 export const ConfigEnv = Type.Object({
@@ -27,8 +28,8 @@ export const ConfigEnv = Type.Object({
   PAYRAIL_SANDBOX_ADAPTER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 120, default: 15 }),
   PAYRAIL_SANDBOX_FINAL_WAITING_S: Type.Integer({ minimum: 0, maximum: 3600, default: 15 }),
-  PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', pattern: '^[0-9]+-[0-9]*:[0-9]+(,[0-9]+-[0-9]*:[0-9]+)*$' }),
-  PAYRAIL_ALLOW_PRIVATE_CALLBACKS: Type.Boolean({ default: false }),
+  PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', maxLength: 1000, description: 'checked by parseTimeRatesText' }),
+  PAYRAIL_ALLOW_PRIVATE_CALLBACKS: Type.Optional(Type.Boolean()), // default: see allowPrivateCallbacksByDefault
   PAYRAIL_WORKER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
 });
 
@@ -106,15 +107,26 @@ function toConfig(env: ConfigEnvValues): Config {
     sandboxAdapterUrl: env.PAYRAIL_SANDBOX_ADAPTER_URL ?? `${publicUrl}/sandbox-adapter`,
     sandboxResponseTimeoutS: env.PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S,
     sandboxFinalWaitingS: env.PAYRAIL_SANDBOX_FINAL_WAITING_S,
-    sandboxStatusRates: Object.fromEntries(
-      env.PAYRAIL_SANDBOX_STATUS_RATES.split(',').map((entry) => {
-        const [range, seconds] = entry.split(':');
-        return [range!, Number(seconds)];
-      }),
-    ),
-    allowPrivateCallbacks: env.PAYRAIL_ALLOW_PRIVATE_CALLBACKS,
+    sandboxStatusRates: sandboxStatusRates(env.PAYRAIL_SANDBOX_STATUS_RATES),
+    allowPrivateCallbacks: env.PAYRAIL_ALLOW_PRIVATE_CALLBACKS ?? allowPrivateCallbacksByDefault(env),
     workerPollMs: env.PAYRAIL_WORKER_POLL_MS,
   };
+}
+
+// Callbacks to private addresses (a receiver on localhost) are a development convenience: on by default only
+// for the embedded development start, off under NODE_ENV=production or with a PostgreSQL database.
+function allowPrivateCallbacksByDefault(env: ConfigEnvValues): boolean {
+  return env.NODE_ENV !== 'production' && !env.DATABASE_URL;
+}
+
+// The same rules as a gateway's status_checker_time_rates, refused at start rather than by the first status check.
+function sandboxStatusRates(text: string): Record<string, number> {
+  try {
+    return parseTimeRatesText(text);
+  } catch (error) {
+    if (error instanceof TimeRatesError) throw new ConfigError(`invalid configuration: PAYRAIL_SANDBOX_STATUS_RATES ${error.message}`);
+    throw error;
+  }
 }
 
 function normalizeBoolean(raw: string): string {

@@ -1,7 +1,8 @@
 import { ApiError } from '../lib/errors.ts';
 import { assertPublicUrl, SsrfRefusedError } from '../lib/ssrf-guard.ts';
 
-// Merchant-controlled URLs of production payments must reach the public internet (SSRF guard).
+// Merchant-controlled callback URLs must reach the public internet, in sandbox as in production (SSRF
+// guard), unless PAYRAIL_ALLOW_PRIVATE_CALLBACKS is on.
 export async function assertPublicCallbackUrl(callbackUrl: string | null): Promise<void> {
   if (!callbackUrl) return;
   try {

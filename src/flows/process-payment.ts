@@ -12,7 +12,8 @@ import type { CardInput, CustomerInput, CreatePaymentRequest } from '../domain/p
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { enqueue, findPaymentById, markProcessing } from '../store/processing-repo.ts';
 import { findMerchantKeySealed } from '../store/merchants-repo.ts';
-import { applyGatewayOutcome } from './apply-gateway-outcome.ts';
+import { isSandboxTestCardNumber, TEST_CARD_IN_PRODUCTION_REASON, testCardInProductionOutcome } from '../domain/sandbox-test-cards.ts';
+import { applyGatewayOutcome, applyToLockedPayment } from './apply-gateway-outcome.ts';
 import { resolveGateway } from './gateways.ts';
 
 export interface ProcessingDeps {
@@ -41,6 +42,8 @@ export async function processPayment(
   const paymentId = ref.id;
   const gateway = await resolveGateway(context, ref.merchantId, ref.environment);
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
+  // A sandbox test card with a production key is declined here, so no production gateway ever sees it.
+  const testCardInProduction = card !== null && ref.environment === 'production' && isSandboxTestCardNumber(card.panDigits);
   const payment = await db.transaction(async (tx) => {
     const started = await markProcessing(tx, paymentId, {
       gatewayId: gateway.gatewayId,
@@ -50,6 +53,10 @@ export async function processPayment(
         : {}),
     });
     if (!started) return null;
+    if (testCardInProduction) {
+      const refusal = { kind: 'pay', refused: TEST_CARD_IN_PRODUCTION_REASON };
+      return (await applyToLockedPayment(tx, started, testCardInProductionOutcome(), { kind: 'pay', settings: gateway.settings, extraLogs: [refusal] })).payment;
+    }
     if (payMethod.statusCheckerEnabled) {
       await enqueue(tx, { topic: 'status_check', paymentId, dueAt: new Date(Date.now() + payMethod.finalWaitingS * 1000) });
     }
@@ -59,12 +66,18 @@ export async function processPayment(
     const current = await findPaymentById(db, paymentId);
     throw new ApiError('invalid_state', 409, `payment is ${current?.status ?? 'missing'}; card data is accepted only once`);
   }
+  if (testCardInProduction) return payment;
   const merchantKey = ref.merchantKey ?? (await merchantKeyOf(context, payment));
   const request = buildPayRequest(context, payment, gateway.settings, merchantKey, card, client.ip);
   const call = await deps.adapterClient.call(gateway.settings, 'pay', request, payMethod.responseTimeoutS * 1000);
   const outcome = interpretAdapterAnswer(call.answer);
   const ownLog = { kind: 'pay', request: { url: call.url, body: request }, status: call.answer.kind === 'http_error' ? call.answer.statusCode : 200, response: call.answer.kind === 'response' ? call.answer.body : call.answer, duration: call.durationS };
-  const applied = await applyGatewayOutcome(db, paymentId, outcome, { kind: 'pay', settings: gateway.settings, extraLogs: [ownLog] });
+  const applied = await applyGatewayOutcome(db, paymentId, outcome, {
+    kind: 'pay',
+    settings: gateway.settings,
+    extraLogs: [ownLog],
+    sensitive: card && { panDigits: card.panDigits, cvv: card.cvv },
+  });
   return applied.payment;
 }
 

@@ -1,10 +1,29 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class DataDirLockedError extends Error {}
 
+const DIRECTORY_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+// The data folder holds keys, the certificate's private key and the embedded database: only its owner may
+// read it, even when the operator created it (with the usual 0755) before the first start.
 export function ensureDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  mkdirSync(dataDir, { recursive: true, mode: DIRECTORY_MODE });
+  restrictToOwner(realpathSync(dataDir));
+}
+
+// 0700 for a folder and the folders in it, 0600 for every file. Symbolic links inside are not followed.
+export function restrictToOwner(path: string): void {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return; // removed meanwhile (a temporary file)
+  if (stats.isSymbolicLink()) return;
+  if (!stats.isDirectory()) {
+    if ((stats.mode & 0o777) !== FILE_MODE) chmodSync(path, FILE_MODE);
+    return;
+  }
+  if ((stats.mode & 0o777) !== DIRECTORY_MODE) chmodSync(path, DIRECTORY_MODE);
+  for (const entry of readdirSync(path)) restrictToOwner(join(path, entry));
 }
 
 // One process owns a data folder: PGlite is single-process, and two writers would corrupt it.
@@ -13,7 +32,7 @@ export function lockDataDir(dataDir: string): () => void {
   const lockPath = join(dataDir, 'payrail.lock');
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      const descriptor = openSync(lockPath, 'wx', 0o600);
+      const descriptor = openSync(lockPath, 'wx', FILE_MODE);
       writeSync(descriptor, String(process.pid));
       closeSync(descriptor);
       return () => rmSync(lockPath, { force: true });
@@ -45,9 +64,9 @@ function isProcessAlive(pid: number): boolean {
 export function readOrCreateSecretFile(path: string, create: () => string): { value: string; created: boolean } {
   if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
   const value = create();
-  const descriptor = openSync(path, 'wx', 0o600);
+  const descriptor = openSync(path, 'wx', FILE_MODE);
   writeSync(descriptor, `${value}\n`);
   closeSync(descriptor);
-  chmodSync(path, 0o600);
+  chmodSync(path, FILE_MODE);
   return { value, created: true };
 }

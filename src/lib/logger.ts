@@ -1,35 +1,32 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
+import { maskCardDataInText } from './card-data-text.ts';
+import { redactForLog, redactLogObject } from './redact.ts';
 
-// Secrets are redacted by path, wherever a log line carries a request, a body or a settings block.
-export const REDACTED_LOG_PATHS = [
-  'req.headers.authorization',
-  'req.headers["idempotency-key"]',
-  'headers.authorization',
-  'authorization',
-  'key',
-  '*.key',
-  'sandbox_key',
-  'production_key',
-  '*.sandbox_key',
-  '*.production_key',
-  'merchant_private_key',
-  '*.merchant_private_key',
-  '*.*.merchant_private_key',
-  'api_key',
-  '*.api_key',
-  'sign_key',
-  '*.sign_key',
-  'pan',
-  '*.pan',
-  '*.*.pan',
-  'cvv',
-  '*.cvv',
-  '*.*.cvv',
-];
-
+// Every log line goes through the one redaction of lib/redact.ts: secrets by key name at any depth, card
+// numbers by value in objects, messages and request URLs.
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    formatters: { log: redactLogObject },
+    serializers: {
+      // Fastify's own shapes, with the URL masked: a query string may carry anything.
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: maskCardDataInText(request.url),
+        version: request.headers?.['accept-version'],
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+      res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
+      err: (error: unknown) => (error instanceof Error ? redactForLog(error) : error),
+    },
+    hooks: {
+      logMethod(args, method) {
+        const masked = args.map((item: unknown) => (typeof item === 'string' ? maskCardDataInText(item) : item));
+        method.apply(this, masked as Parameters<typeof method>);
+      },
+    },
   };
 }

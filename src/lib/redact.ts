@@ -1,41 +1,158 @@
+import {
+  CARD_DATA_REMOVED,
+  cardDataMatcher,
+  maskCardDataInText,
+  maskCardNumbersInText,
+  type CardDataMatcher,
+  type SensitiveCardData,
+} from './card-data-text.ts';
 import { maskPan } from './pan.ts';
 
-// Log entries are stored with the payment and shown to the merchant: PANs are masked (first 6 /
-// last 4), CVVs removed and keys redacted before anything is copied into one.
-const REDACTED = '[redacted]';
-const REMOVED_KEYS: ReadonlySet<string> = new Set(['cvv', 'cvc', 'cvv2', 'cvc2']);
-const REDACTED_KEYS: ReadonlySet<string> = new Set([
-  'merchant_private_key',
-  'sign_key',
-  'api_key',
-  'rabbit_password',
+export type { SensitiveCardData } from './card-data-text.ts';
+
+// The one redaction of everything we log or store from outside: payment logs, the service's own log lines
+// (pino) and the sandbox adapter's logs. By key name (one list below) and by value: card numbers masked
+// (first 6 / last 4) and the payment's CVV removed whatever key or sentence carries them.
+const REDACTED = CARD_DATA_REMOVED;
+
+// Key names are compared lowercased with everything but letters and digits dropped: "Card-Number",
+// "card_number" and "cardNumber" are one name.
+const REMOVED_KEYS: ReadonlySet<string> = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'securitycode', 'cardsecuritycode', 'cardcvv', 'cardcvc']);
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'merchantprivatekey',
+  'signkey',
+  'apikey',
+  'rabbitpassword',
   'password',
   'assets',
   'secure',
+  'secret',
+  'clientsecret',
+  'privatekey',
   'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'key',
+  'sandboxkey',
+  'productionkey',
+  'adminkey',
+  'masterkey',
+  'idempotencykey',
 ]);
-const PAN_KEYS: ReadonlySet<string> = new Set(['pan', 'card_number']);
+const PAN_KEYS: ReadonlySet<string> = new Set(['pan', 'cardnumber', 'cardno', 'cardnum']);
+
 const REDACT_DEPTH_MAX = 12;
 const REDACT_ARRAY_ITEMS_MAX = 100;
+const REDACT_OBJECT_KEYS_MAX = 500;
+const REDACT_NODES_MAX = 20_000;
+const REDACT_STRING_CHARS_MAX = 65_536;
+const NUMBER_DIGITS_CHECKED_MIN = 1e12; // below 13 digits a number cannot be a card number
 
 export function maskPanText(pan: string): string {
-  const digits = pan.replace(/\s+/g, '');
+  const digits = pan.replace(/[\s.+-]+/g, '');
   return /^\d{12,19}$/.test(digits) ? maskPan(digits) : REDACTED;
 }
 
-// A deep copy safe to log or store: bounded in depth and breadth, PANs masked, CVVs gone, keys redacted.
-export function redactForLog(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= REDACT_DEPTH_MAX) return '[too deep]';
-  if (Array.isArray(value)) return value.slice(0, REDACT_ARRAY_ITEMS_MAX).map((item) => redactForLog(item, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    const name = key.toLowerCase();
-    if (REMOVED_KEYS.has(name)) continue;
-    if (REDACTED_KEYS.has(name)) copy[key] = REDACTED;
-    else if (PAN_KEYS.has(name) && typeof item === 'string') copy[key] = maskPanText(item);
-    else if (PAN_KEYS.has(name) && item !== null && typeof item !== 'object') copy[key] = REDACTED;
-    else copy[key] = redactForLog(item, depth + 1);
+// A deep copy safe to log or store: bounded in depth and size, secrets redacted by key, card data masked
+// by value. `sensitive` is the payment's own card while it is in memory (the /pay call).
+export function redactForLog(value: unknown, sensitive?: SensitiveCardData | null): unknown {
+  return new Redaction(cardDataMatcher(sensitive), true).value(value, 0);
+}
+
+// The same masking by value without the key rules, for data stored with the payment (gateway details, a
+// decline reason) whose keys are the gateway's business.
+export function maskCardData<T>(value: T, sensitive?: SensitiveCardData | null): T {
+  if (value === null || value === undefined) return value;
+  return new Redaction(cardDataMatcher(sensitive), false).value(value, 0) as T;
+}
+
+// pino's formatters.log: the merged object of one log line. Fastify's request and reply objects are left
+// to their serializers (see lib/logger.ts), which mask the URL.
+export function redactLogObject(object: Record<string, unknown>): Record<string, unknown> {
+  const serialized: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(object)) {
+    if ((key === 'req' || key === 'res') && isClassInstance(item)) serialized[key] = item;
+    else rest[key] = item;
   }
-  return copy;
+  return { ...(redactForLog(rest) as Record<string, unknown>), ...serialized };
+}
+
+class Redaction {
+  private nodesLeft = REDACT_NODES_MAX;
+  private readonly matcher: CardDataMatcher | null;
+  private readonly byKey: boolean;
+
+  constructor(matcher: CardDataMatcher | null, byKey: boolean) {
+    this.matcher = matcher;
+    this.byKey = byKey;
+  }
+
+  value(value: unknown, depth: number): unknown {
+    if (value === null || value === undefined || typeof value === 'boolean') return value;
+    this.nodesLeft -= 1;
+    if (this.nodesLeft < 0) return '[truncated]';
+    if (typeof value === 'string') return this.text(value);
+    if (typeof value === 'number' || typeof value === 'bigint') return this.number(value);
+    if (typeof value !== 'object') return undefined; // functions and symbols are not data
+    if (value instanceof Error) return this.value(plainError(value), depth);
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return this.value((value as { toJSON(): unknown }).toJSON(), depth);
+    if (depth >= REDACT_DEPTH_MAX) return '[too deep]';
+    if (Array.isArray(value)) {
+      return value
+        .slice(0, REDACT_ARRAY_ITEMS_MAX)
+        .filter((item) => !this.isCvv(item))
+        .map((item) => this.value(item, depth + 1));
+    }
+    return this.object(value as Record<string, unknown>, depth);
+  }
+
+  private object(value: Record<string, unknown>, depth: number): Record<string, unknown> {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value).slice(0, REDACT_OBJECT_KEYS_MAX)) {
+      const name = keyNameOf(key);
+      if (this.isCvv(item) || (this.byKey && REMOVED_KEYS.has(name))) continue;
+      let safe: unknown;
+      if (this.byKey && SECRET_KEYS.has(name)) safe = REDACTED;
+      else if (this.byKey && PAN_KEYS.has(name) && (typeof item === 'string' || typeof item === 'number')) safe = maskPanText(String(item));
+      else if (this.byKey && PAN_KEYS.has(name) && item !== null && typeof item !== 'object') safe = REDACTED;
+      else safe = this.value(item, depth + 1);
+      // defineProperty: a "__proto__" key from parsed JSON stays a plain key.
+      Object.defineProperty(copy, maskCardNumbersInText(key, this.matcher), { value: safe, enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  }
+
+  private text(value: string): string {
+    const masked = maskCardDataInText(value, this.matcher);
+    if (masked.length <= REDACT_STRING_CHARS_MAX) return masked;
+    return `${masked.slice(0, REDACT_STRING_CHARS_MAX)}…[${masked.length - REDACT_STRING_CHARS_MAX} more characters]`;
+  }
+
+  private number(value: number | bigint): number | bigint | string {
+    if (typeof value === 'number' && !(Math.abs(value) >= NUMBER_DIGITS_CHECKED_MIN)) return value;
+    const digits = value.toString();
+    const masked = maskCardNumbersInText(digits, this.matcher);
+    return masked === digits ? value : masked;
+  }
+
+  private isCvv(item: unknown): boolean {
+    return this.matcher?.cvv != null && typeof item === 'string' && item.trim() === this.matcher.cvv;
+  }
+}
+
+function keyNameOf(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+function plainError(error: Error): Record<string, unknown> {
+  const cause = (error as { cause?: unknown }).cause;
+  return { ...error, type: error.name, message: error.message, stack: error.stack, ...(cause === undefined ? {} : { cause }) };
+}
+
+function isClassInstance(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype !== null && prototype !== Object.prototype;
 }

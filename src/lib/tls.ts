@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { ensureDataDir } from './data-dir.ts';
 
 export interface TlsMaterial {
   cert: string;
@@ -23,6 +24,7 @@ export async function loadTls(dataDir: string, certPath: string | null, keyPath:
     const cert = readFileSync(certPath, 'utf8');
     return { cert, key: readFileSync(keyPath, 'utf8'), fingerprint256: fingerprint(cert), generated: false, selfSigned: false };
   }
+  ensureDataDir(dataDir);
   const folder = join(dataDir, 'tls');
   const generatedCertPath = selfSignedCertPath(dataDir);
   const generatedKeyPath = join(folder, 'key.pem');
@@ -54,7 +56,7 @@ export async function loadTls(dataDir: string, certPath: string | null, keyPath:
   });
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   writeFileSync(generatedKeyPath, pems.private, { mode: 0o600 });
-  writeFileSync(generatedCertPath, pems.cert, { mode: 0o644 });
+  writeFileSync(generatedCertPath, pems.cert, { mode: 0o600 }); // the data folder is its owner's alone
   return { cert: pems.cert, key: pems.private, fingerprint256: fingerprint(pems.cert), generated: true, selfSigned: true };
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../config.ts';
-import { lockDataDir } from '../lib/data-dir.ts';
+import { lockDataDir, restrictToOwner } from '../lib/data-dir.ts';
 import { openDatabase, type Database } from '../store/database.ts';
 
 export interface OpenedStore {
@@ -29,6 +29,7 @@ export async function openStore(config: Config): Promise<OpenedStore> {
     const brandNew = !existsSync(pgliteDir);
     const database = await openDatabase({ engine: 'pglite', dataDir: pgliteDir });
     await database.migrate();
+    restrictToOwner(pgliteDir); // PGlite creates its files 0666
     return {
       database,
       brandNew,

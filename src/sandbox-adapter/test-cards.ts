@@ -1,6 +1,8 @@
 // The sandbox test cards (spec 1) and what each one makes the emulated provider do.
 // Served as-is by the main API at GET /api/v1/sandbox/test-cards.
 
+import { SANDBOX_TEST_CARD_NUMBERS as NUMBERS } from '../domain/sandbox-test-cards.ts';
+
 export type SandboxOperation = 'pay' | 'payout';
 
 export type SandboxScenario =
@@ -55,16 +57,16 @@ function card(display: string, scenario: SandboxScenario, operation: SandboxOper
 }
 
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = Object.freeze([
-  card('4000 0000 0000 3220', 'three_ds_approved', 'pay', true, '3-D Secure, approved after successful authentication'),
-  card('4000 0000 0000 3006', 'three_ds_declined', 'pay', true, `3-D Secure, declined even after successful authentication ("${DECLINE_REASONS.declinedAfterThreeDSecure}")`),
-  card('4242 4242 4242 4242', 'approved', 'pay', false, 'no 3-D Secure, approved at once'),
-  card('4000 0000 0000 0002', 'declined', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.doNotHonor}")`),
-  card('4000 0000 0000 9995', 'insufficient_funds', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.insufficientFunds}")`),
-  card('4000 0000 0000 1001', 'callback_approved', 'pay', false, 'pending; approved a few seconds later by provider callback only (/status keeps answering pending)'),
-  card('4000 0000 0000 1002', 'status_check_approved', 'pay', false, 'pending; no callback; approved by the status checker (/status answers approved)'),
-  card('4000 0000 0000 1003', 'timeout_then_approved', 'pay', false, 'the adapter answers only after response_timeout + 1 s (the caller times out); /status answers approved'),
-  card('5555 5555 5555 4444', 'payout_approved', 'payout', false, 'payout approved at once'),
-  card('5105 1051 0510 5100', 'payout_declined', 'payout', false, `payout declined at once ("${DECLINE_REASONS.payoutDeclined}")`),
+  card(NUMBERS.three_ds_approved, 'three_ds_approved', 'pay', true, '3-D Secure, approved after successful authentication'),
+  card(NUMBERS.three_ds_declined, 'three_ds_declined', 'pay', true, `3-D Secure, declined even after successful authentication ("${DECLINE_REASONS.declinedAfterThreeDSecure}")`),
+  card(NUMBERS.approved, 'approved', 'pay', false, 'no 3-D Secure, approved at once'),
+  card(NUMBERS.declined, 'declined', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.doNotHonor}")`),
+  card(NUMBERS.insufficient_funds, 'insufficient_funds', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.insufficientFunds}")`),
+  card(NUMBERS.callback_approved, 'callback_approved', 'pay', false, 'pending; approved a few seconds later by provider callback only (/status keeps answering pending)'),
+  card(NUMBERS.status_check_approved, 'status_check_approved', 'pay', false, 'pending; no callback; approved by the status checker (/status answers approved)'),
+  card(NUMBERS.timeout_then_approved, 'timeout_then_approved', 'pay', false, 'the adapter answers only after response_timeout + 1 s (the caller times out); /status answers approved'),
+  card(NUMBERS.payout_approved, 'payout_approved', 'payout', false, 'payout approved at once'),
+  card(NUMBERS.payout_declined, 'payout_declined', 'payout', false, `payout declined at once ("${DECLINE_REASONS.payoutDeclined}")`),
 ]);
 
 export const SCENARIO_BEHAVIOURS: Readonly<Record<SandboxScenario, ScenarioBehaviour>> = Object.freeze({

@@ -9,6 +9,8 @@ import type { PaymentRow } from '../store/payments-repo.ts';
 import { completeWork, findPaymentById, insertNotificationAttempt, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
 
 export const NOTIFICATION_TIMEOUT_MS = 10_000;
+const NOTIFICATION_REFUSED = 'refused: private address';
+const NOTIFICATION_CONNECTION_FAILED = 'connection failed';
 
 export function notificationBody(payment: PaymentRow, merchantKey: string): Record<string, unknown> {
   const fields = {
@@ -43,7 +45,7 @@ export async function deliverNotification(deps: ProcessingDeps, work: OutboxRow)
   let responseStatus: number | null = null;
   let error: string | null = null;
   try {
-    const mustBePublic = payment.environment === 'production' && !deps.context.config.allowPrivateCallbacks;
+    const mustBePublic = !deps.context.config.allowPrivateCallbacks; // one rule for sandbox and production
     responseStatus = await post(payment.callbackUrl, bodyText, {
       'content-type': 'application/json',
       'x-payrail-event-id': eventId,
@@ -51,7 +53,8 @@ export async function deliverNotification(deps: ProcessingDeps, work: OutboxRow)
     }, mustBePublic);
     if (responseStatus < 200 || responseStatus >= 300) error = `HTTP ${responseStatus}`;
   } catch (failure: unknown) {
-    error = failure instanceof SsrfRefusedError ? `refused: ${failure.message}` : (failure as Error).message || 'request failed';
+    // The merchant sees whether we connected, never socket error text: that would map their network for them.
+    error = failure instanceof SsrfRefusedError ? NOTIFICATION_REFUSED : NOTIFICATION_CONNECTION_FAILED;
   }
   await insertNotificationAttempt(db, {
     paymentId: payment.id,
@@ -68,7 +71,7 @@ export async function deliverNotification(deps: ProcessingDeps, work: OutboxRow)
   await rescheduleWork(db, work.id, new Date(Date.now() + delayMs), error);
 }
 
-// Unchecked destinations (sandbox, or private callbacks allowed) share one keep-alive pool.
+// Unchecked destinations (private callbacks allowed) share one keep-alive pool.
 const NOTIFICATION_IDLE_SOCKET_MS = 4000;
 let sharedDispatcher: Agent | null = null;
 

@@ -178,7 +178,7 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
           amount: 500,
           currency: 'EUR',
           callbackUrl: 'http://127.0.0.1:9/callback',
-          card: { pan: '4242424242424242', expires: '12/2030', holder: 'Ada Lovelace', cvv: '123' },
+          card: { pan: '4111111111111111', expires: '12/2030', holder: 'Ada Lovelace', cvv: '123' }, // production declines sandbox test cards
           customer: { email: 'ada@example.com', ip: '198.51.100.1' },
         },
       });

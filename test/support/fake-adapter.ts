@@ -63,7 +63,24 @@ export interface FakeAdapter {
   close(): Promise<void>;
 }
 
-export async function startFakeAdapter(): Promise<FakeAdapter> {
+export interface FakeAdapterOptions {
+  // A careless adapter: the card of each /pay request comes back in its answer's logs, under every key and in
+  // free text (see cardEchoLogs).
+  echoCardInLogs?: boolean;
+}
+
+// What a careless adapter logs about the card it was sent: the PAN under `number`, `card_no`, as a key, nested,
+// in arrays, as a number and in free text with spaces, dashes and dots; the CVV under `security_code` and in text.
+export function cardEchoLogs(pan: string, cvv: string): unknown[] {
+  const grouped = (separator: string) => pan.replace(/(\d{4})(?=\d)/g, `$1${separator}`);
+  return [
+    { request: { number: pan, card_no: grouped(' '), security_code: cvv, expiry: '12/30' }, response: { message: `card ${grouped(' ')} cvv ${cvv}` } },
+    { [pan]: 'the PAN as a key', nested: { deeper: [{ pan_digits: grouped('-') }, `charged ${grouped('.')} / ${cvv}`, cvv] }, raw: JSON.stringify({ cardNumber: pan, cvc: cvv }) },
+    { card_as_number: Number(pan), text: `PAN=${pan};CVV=${cvv}` },
+  ];
+}
+
+export async function startFakeAdapter(options: FakeAdapterOptions = {}): Promise<FakeAdapter> {
   const requests: AdapterRequest[] = [];
   const scripts = new Map<string, AdapterScript[]>();
   const timers = new Set<NodeJS.Timeout>();
@@ -93,7 +110,7 @@ export async function startFakeAdapter(): Promise<FakeAdapter> {
     if (response.destroyed) return;
     switch (planned.kind) {
       case 'json':
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(planned.body));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(withCardEcho(incoming, planned.body)));
         return;
       case 'http_status':
         response.writeHead(planned.statusCode, { 'content-type': 'text/plain' }).end(planned.text);
@@ -105,6 +122,14 @@ export async function startFakeAdapter(): Promise<FakeAdapter> {
         incoming.socket.destroy();
         return;
     }
+  };
+
+  const lastBodies = new WeakMap<IncomingMessage, any>();
+  const withCardEcho = (incoming: IncomingMessage, body: unknown): unknown => {
+    const params = lastBodies.get(incoming)?.params;
+    if (!options.echoCardInLogs || typeof params?.pan !== 'string' || body === null || typeof body !== 'object') return body;
+    const answer = body as { logs?: unknown };
+    return { ...answer, logs: [...(Array.isArray(answer.logs) ? answer.logs : []), ...cardEchoLogs(params.pan, String(params.cvv))] };
   };
 
   const server = createServer((incoming, response) => {
@@ -127,6 +152,7 @@ export async function startFakeAdapter(): Promise<FakeAdapter> {
         receivedAt: Date.now(),
       };
       requests.push(recorded);
+      lastBodies.set(incoming, recorded.body);
       const script = nextScript(recorded.method, recorded.body?.payment?.token);
       Promise.resolve(typeof script === 'function' ? script(recorded) : script)
         .then((planned) => send(incoming, response, planned))
