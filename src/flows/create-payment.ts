@@ -18,7 +18,9 @@ export async function createPayment(
   options: CreatePaymentOptions,
 ): Promise<CreatedPaymentRow> {
   const now = Date.now();
-  const expiryMinutes = request.expiresInMinutes ?? (request.card ? null : options.defaultExpiryMinutes);
+  // Every payment has a lifetime, Host-to-Host ones too: one whose card never reached the adapter (a crash or
+  // an error between this insert and the /pay call) is expired by the expiry worker and its merchant notified.
+  const expiryMinutes = request.expiresInMinutes ?? options.defaultExpiryMinutes;
   return insertPayment(db, {
     token: randomHex(PAYMENT_TOKEN_BYTES),
     merchantId: scope.merchantId,
@@ -38,7 +40,7 @@ export async function createPayment(
     extraReturnParam: request.extraReturnParam,
     orderNumber: request.orderNumber,
     locale: request.locale,
-    expiresAt: expiryMinutes === null ? null : new Date(now + expiryMinutes * 60_000),
+    expiresAt: new Date(now + expiryMinutes * 60_000),
     recurring: request.recurring,
     recurringToken: request.recurringToken,
     walletToken: request.walletToken,

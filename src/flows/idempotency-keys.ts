@@ -1,23 +1,136 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import type { Db } from '../store/database.ts';
 import {
   claimIdempotencyKey,
+  commitIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,
+  renewIdempotencyLease,
+  type ClaimRef,
   type IdempotencyRow,
   type IdempotencyScope,
 } from '../store/idempotency-repo.ts';
 
-export type { IdempotencyRow, IdempotencyScope };
+export type { IdempotencyScope };
 
-// ARCHITECTURE principle 4: the Idempotency-Key of a merchant POST, claimed before the handler runs.
-export function claimKey(db: Db, scope: IdempotencyScope, requestDigest: string) {
-  return claimIdempotencyKey(db, scope, requestDigest);
+// A claim's lease outlives a missed heartbeat or two; it lapses only when its process stopped renewing it
+// (died, or closed), however long the request itself runs (an adapter may take 120 s to answer /pay).
+export interface LeaseTiming {
+  leaseMs: number;
+  heartbeatMs: number;
+}
+const IDEMPOTENCY_LEASE_TIMING: LeaseTiming = { leaseMs: 30_000, heartbeatMs: 10_000 };
+
+const DIGEST_KEY_PURPOSE = 'payrail idempotency digest v1';
+const KEYS_LEFT_OUT_OF_DIGEST: ReadonlySet<string> = new Set(['cvv']);
+
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: string;
 }
 
-export function completeKey(db: Db, scope: IdempotencyScope, response: { status: number; contentType: string; body: string }) {
-  return completeIdempotencyKey(db, scope, response);
+// The request digest's key, derived from the master key for this one purpose.
+export function idempotencyDigestKey(masterKey: Buffer): Buffer {
+  return createHmac('sha256', masterKey).update(DIGEST_KEY_PURPOSE).digest();
 }
 
-export function releaseKey(db: Db, scope: IdempotencyScope) {
-  return releaseIdempotencyKey(db, scope);
+// HMAC-SHA256, so a stored digest cannot be brute-forced back to the card without the server's secret; every
+// `cvv` key is left out, so the same request with another CVV replays the first response.
+export function requestDigest(digestKey: Buffer, method: string, url: string, body: unknown): string {
+  const canonical = canonicalJson(body ?? null, { omitKeys: KEYS_LEFT_OUT_OF_DIGEST });
+  return createHmac('sha256', digestKey).update(`${method} ${url}\n${canonical}`).digest('hex');
+}
+
+// A held Idempotency-Key (ARCHITECTURE principle 4). Its lease is renewed until finish() or stop().
+//
+// The commit rule, for every handler that stores or sends something (payments today; refunds and payouts
+// next): call commit() as soon as the first durable effect exists (the operation's row is stored) and before
+// anything reaches an adapter. From then on the response is stored as the key's outcome whatever its HTTP
+// status, and the claim is never taken over, even if its process dies. An uncommitted claim is released
+// when the request fails, so the client may retry with the same key.
+export class IdempotencyClaim {
+  readonly #db: Db;
+  readonly #ref: ClaimRef;
+  readonly #timing: LeaseTiming;
+  readonly #onLeaseTrouble: (problem: unknown) => void;
+  #committed = false;
+  #heartbeat: NodeJS.Timeout | null = null;
+  #renewing = false;
+
+  constructor(db: Db, ref: ClaimRef, timing: LeaseTiming, onLeaseTrouble: (problem: unknown) => void) {
+    this.#db = db;
+    this.#ref = ref;
+    this.#timing = timing;
+    this.#onLeaseTrouble = onLeaseTrouble;
+    this.#heartbeat = setInterval(() => void this.#renew(), timing.heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  async commit(): Promise<void> {
+    if (this.#committed) return;
+    // A claim lost here (its lease lapsed, e.g. a long database outage) must stop the request before any adapter call.
+    if (!(await commitIdempotencyKey(this.#db, this.#ref))) throw new Error('the Idempotency-Key claim was lost before commit');
+    this.#committed = true;
+  }
+
+  // Stores the response when something durable happened or the request succeeded, else releases the key.
+  // A committed claim whose response cannot be stored (body null) stays held: retries learn the outcome is unknown.
+  async finish(response: StoredResponse | (Omit<StoredResponse, 'body'> & { body: null })): Promise<void> {
+    try {
+      const succeeded = response.status >= 200 && response.status < 300;
+      if (response.body !== null && (this.#committed || succeeded)) {
+        await completeIdempotencyKey(this.#db, this.#ref, { ...response, body: response.body });
+      } else if (!this.#committed) {
+        await releaseIdempotencyKey(this.#db, this.#ref);
+      }
+    } finally {
+      this.stop();
+    }
+  }
+
+  stop(): void {
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#renewing || !this.#heartbeat) return;
+    this.#renewing = true;
+    try {
+      if (!(await renewIdempotencyLease(this.#db, this.#ref, this.#timing.leaseMs)) && this.#heartbeat) {
+        this.stop();
+        this.#onLeaseTrouble(new Error('the Idempotency-Key claim was taken over or finished elsewhere'));
+      }
+    } catch (error) {
+      this.#onLeaseTrouble(error); // the next beat tries again
+    } finally {
+      this.#renewing = false;
+    }
+  }
+}
+
+type KeyHolder = 'completed' | 'running' | 'outcome_unknown';
+
+export type ClaimOutcome = { claimed: true; claim: IdempotencyClaim } | { claimed: false; existing: IdempotencyRow; holder: KeyHolder };
+
+export async function claimKey(
+  db: Db,
+  scope: IdempotencyScope,
+  digest: string,
+  options: { timing?: LeaseTiming; onLeaseTrouble?: (problem: unknown) => void } = {},
+): Promise<ClaimOutcome> {
+  const timing = options.timing ?? IDEMPOTENCY_LEASE_TIMING;
+  const ref: ClaimRef = { scope, claimId: randomUUID() };
+  const outcome = await claimIdempotencyKey(db, ref, digest, timing.leaseMs);
+  if (outcome.claimed) return { claimed: true, claim: new IdempotencyClaim(db, ref, timing, options.onLeaseTrouble ?? (() => {})) };
+  return { claimed: false, existing: outcome.existing, holder: holderOf(outcome.existing) };
+}
+
+function holderOf(row: IdempotencyRow): KeyHolder {
+  if (row.state === 'completed') return 'completed';
+  // committed, and its process stopped renewing the lease before it could store the response
+  if (row.state === 'committed' && row.leaseUntil.getTime() <= Date.now()) return 'outcome_unknown';
+  return 'running';
 }

@@ -85,16 +85,26 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
 
   it('answers 409 idempotency_key_in_use while the first request is still running', async () => {
     await harness.database.db.execute(
-      sql`insert into idempotency_keys (merchant_id, environment, idempotency_key, request_digest, state) values (${merchant.id}, 'sandbox', 'held-1', 'x', 'in_progress')`,
+      sql`insert into idempotency_keys (merchant_id, environment, idempotency_key, request_digest, state, claim_id, lease_until)
+          values (${merchant.id}, 'sandbox', 'held-1', 'x', 'in_progress', 'another-process', now() + interval '30 seconds')`,
     );
     const response = await create(merchant.sandboxKey, 'held-1', validPaymentA);
     expect(response.statusCode).toBe(409);
     expect(response.json().errors[0].code).toBe('idempotency_key_in_use');
   });
 
-  it('takes over a claim abandoned in progress for over a minute (its process died)', async () => {
+  it('does not take over a claim by its age: one in progress for two minutes whose lease is renewed still holds the key', async () => {
     await harness.database.db.execute(
-      sql`insert into idempotency_keys (merchant_id, environment, idempotency_key, request_digest, state, created_at) values (${merchant.id}, 'sandbox', 'abandoned-1', 'x', 'in_progress', now() - interval '2 minutes')`,
+      sql`insert into idempotency_keys (merchant_id, environment, idempotency_key, request_digest, state, claim_id, lease_until, created_at)
+          values (${merchant.id}, 'sandbox', 'long-1', 'x', 'in_progress', 'another-process', now() + interval '20 seconds', now() - interval '2 minutes')`,
+    );
+    expect((await create(merchant.sandboxKey, 'long-1', validPaymentA)).statusCode).toBe(409);
+  });
+
+  it('takes over a claim whose lease lapsed (its process died)', async () => {
+    await harness.database.db.execute(
+      sql`insert into idempotency_keys (merchant_id, environment, idempotency_key, request_digest, state, claim_id, lease_until, created_at)
+          values (${merchant.id}, 'sandbox', 'abandoned-1', 'x', 'in_progress', 'a-dead-process', now() - interval '1 second', now() - interval '40 seconds')`,
     );
     expect((await create(merchant.sandboxKey, 'abandoned-1', validPaymentA)).statusCode).toBe(200);
   });

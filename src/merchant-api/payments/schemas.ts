@@ -31,7 +31,7 @@ const LocaleSchema = Type.Enum(['en', 'zh', 'jp'], {
 const ExpiresAtSchema = Type.Integer({
   minimum: 1,
   maximum: EXPIRES_AT_MINUTES_MAX,
-  description: 'Minutes until a payment without card data expires (spelled expires_at in both variants)',
+  description: 'Minutes the payment may wait for card data before it expires (spelled expires_at in both variants; default PAYRAIL_PAYMENT_EXPIRY_MINUTES)',
 });
 
 export const BrowserSchema = Type.Object(

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+
+// Deeper bodies are refused before parsing: nothing a client may send needs more, and every recursive walk
+// over a body (validation, digests, redaction) stays far from the stack limit.
+export const JSON_NESTING_DEPTH_MAX = 64;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+// The deepest nesting of objects and arrays in JSON text, scanning no further than one level past depthMax.
+// Malformed text is left for JSON.parse to reject.
+export function jsonNestingDepth(text: string, depthMax = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      if (deepest > depthMax) return deepest;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth -= 1;
+    }
+  }
+  return deepest;
+}
+
+// The one application/json parser of the app: Fastify's own (prototype poisoning refused), behind a nesting limit.
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
+  const defaultParser = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string; // parseAs: 'string'
+    if (jsonNestingDepth(text, JSON_NESTING_DEPTH_MAX) > JSON_NESTING_DEPTH_MAX) {
+      done(new ApiError('invalid_json', 400, `request body nests objects and arrays deeper than ${JSON_NESTING_DEPTH_MAX} levels`), undefined);
+      return;
+    }
+    defaultParser(request, text, done);
+  });
+}
