@@ -7,18 +7,27 @@ export type { AdapterLog, AdapterRequisites, AdapterStatus, GatewaySettings, Red
 
 export type AdapterMethod = 'pay' | 'payout' | 'status' | 'refund';
 
-export interface AdapterCustomer {
+// spec 2.8. Optional fields are left out when absent, never sent as null: adapters check a key that is present.
+interface AdapterCustomer {
   email: string;
   ip: string;
-  first_name?: string | null;
-  last_name?: string | null;
-  phone?: string | null;
-  address?: string | null;
-  postcode?: string | null;
-  city?: string | null;
-  state?: string | null;
-  country?: string | null;
-  birthday?: string | null;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  address?: string;
+  postcode?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+  birthday?: string;
+}
+
+// The merchant's bank goes as bank_code (spec 2.8) and as bank_name, the key public adapters read.
+interface AdapterBankAccount {
+  account_number?: string;
+  bank_code?: string;
+  bank_name?: string;
+  requisite_type?: string;
 }
 
 export interface PayRequest {
@@ -29,8 +38,8 @@ export interface PayRequest {
     cvv?: string;
     expires?: string; // MM/YY
     card?: { pan?: string; card_token_from?: string };
-    bank_account?: { account_number?: string | null; bank_code?: string | null; requisite_type?: string | null };
-    extra_return_param?: string | null;
+    bank_account?: AdapterBankAccount;
+    extra_return_param?: string;
     recurring?: boolean;
     need_confirmation?: boolean;
     custom_request_field?: string;
@@ -42,9 +51,9 @@ export interface PayRequest {
     gateway_currency: string;
     product: string;
     lead_id: number;
-    order_number?: string | null;
-    card_brand_name?: string | null;
-    extra_return_param?: string | null;
+    order_number?: string;
+    card_brand_name?: string;
+    extra_return_param?: string;
   };
   settings: GatewaySettings;
   processing_url: string;
@@ -53,7 +62,7 @@ export interface PayRequest {
 
 export interface StatusRequest {
   method_name: 'status';
-  payment: { token: string; gateway_token: string | null };
+  payment: { token: string; gateway_token?: string };
   settings: GatewaySettings;
 }
 

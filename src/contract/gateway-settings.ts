@@ -1,4 +1,18 @@
 import Type, { type Static } from 'typebox';
+import { TIME_RATE_RANGES_MAX } from '../domain/status-check-schedule.ts';
+
+// Keys spec 2.10 does not define are the provider's own (brand_id, client_id, secret, …): they pass through
+// to the adapter unchanged, within these bounds (checked by providerSettingsProblem).
+const PROVIDER_SETTINGS_KEYS_MAX = 64; // per object: the settings, gateway_settings, any object or list inside
+const PROVIDER_SETTINGS_DEPTH_MAX = 4; // objects or lists nested inside one provider key
+const PROVIDER_SETTINGS_STRING_CHARS_MAX = 8192;
+const PROVIDER_SETTINGS_KEY_CHARS_MAX = 128;
+const PROVIDER_SETTINGS_BYTES_MAX = 64 * 1024; // all provider keys of one gateway, as JSON
+const withProviderKeys = {
+  additionalProperties: Type.Unknown(),
+  maxProperties: PROVIDER_SETTINGS_KEYS_MAX,
+  propertyNames: { type: 'string', maxLength: PROVIDER_SETTINGS_KEY_CHARS_MAX },
+};
 
 const MethodSettingsSchema = Type.Object(
   {
@@ -9,11 +23,17 @@ const MethodSettingsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-// spec 2.10: the settings block a gateway is configured with, and that is sent to its adapter.
+// spec 2.10: the settings block a gateway is configured with, and that is sent to its adapter. The keys of
+// spec 2.10 are validated here (status_checker_time_rates by parseTimeRates, when a gateway is saved);
+// any other key, at the top level or in gateway_settings, is the provider's and is kept as given.
 export const GatewaySettingsSchema = Type.Object(
   {
     api_key: Type.String({ minLength: 1, maxLength: 1024 }),
-    sign_key: Type.String({ minLength: 32, maxLength: 32, description: 'exactly 32 characters: signs callback JWTs (HS512) and encrypts merchant_private_key' }),
+    sign_key: Type.String({
+      minLength: 32,
+      maxLength: 32,
+      description: 'exactly 32 characters: signs callback JWTs (HS512) and encrypts merchant_private_key',
+    }),
     sandbox: Type.Optional(Type.Boolean()),
     host2host: Type.Optional(Type.Boolean()),
     gateway_settings: Type.Object(
@@ -42,10 +62,13 @@ export const GatewaySettingsSchema = Type.Object(
           ),
         ),
         status_checker_time_rates: Type.Optional(
-          Type.Record(Type.String({ pattern: '^[0-9]+-([0-9]+)?$' }), Type.Integer({ minimum: 1, maximum: 86_400 }), { maxProperties: 20 }),
+          Type.Record(Type.String(), Type.Integer(), {
+            maxProperties: TIME_RATE_RANGES_MAX,
+            description: 'attempt range ("1-3", the last open like "7-") → seconds to wait; contiguous from 1',
+          }),
         ),
       },
-      { additionalProperties: false },
+      withProviderKeys,
     ),
     assets: Type.Optional(Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 1_000_000 }), { maxProperties: 20 })),
     validate_signature: Type.Optional(Type.Boolean()),
@@ -55,12 +78,12 @@ export const GatewaySettingsSchema = Type.Object(
     enable_change_final_status: Type.Optional(Type.Boolean()),
     decline_payout_on_request_error: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  withProviderKeys,
 );
 
 export type GatewaySettings = Static<typeof GatewaySettingsSchema>;
 
-export const METHOD_DEFAULTS = { response_timeout: 15, final_waiting_seconds: 15, enable_status_checker: true } as const;
+const METHOD_DEFAULTS = { response_timeout: 15, final_waiting_seconds: 15, enable_status_checker: true } as const;
 
 export interface ResolvedMethodSettings {
   responseTimeoutS: number;
@@ -78,10 +101,75 @@ export function methodSettingsOf(settings: GatewaySettings, method: string): Res
   };
 }
 
-// Secrets shown to operators only by their last characters.
-export function maskedSettings(settings: GatewaySettings): GatewaySettings {
-  const mask = (secret: string) => `****${secret.slice(-4)}`;
-  const gatewaySettings = { ...settings.gateway_settings };
-  if (gatewaySettings.rabbit_password) gatewaySettings.rabbit_password = mask(gatewaySettings.rabbit_password);
-  return { ...settings, api_key: mask(settings.api_key), sign_key: mask(settings.sign_key), gateway_settings: gatewaySettings };
+export interface SettingsProblem {
+  field: string; // dotted path, e.g. settings.gateway_settings.brand_id
+  message: string;
+}
+
+// The first way the provider's own keys break their bounds, or null.
+export function providerSettingsProblem(settings: GatewaySettings): SettingsProblem | null {
+  const own = [
+    ...providerEntries(settings, GatewaySettingsSchema.properties, 'settings'),
+    ...providerEntries(settings.gateway_settings, GatewaySettingsSchema.properties.gateway_settings.properties, 'settings.gateway_settings'),
+  ];
+  for (const [field, value] of own) {
+    const problem = providerValueProblem(field, value, 0);
+    if (problem) return problem;
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(own), 'utf8');
+  if (bytes <= PROVIDER_SETTINGS_BYTES_MAX) return null;
+  return { field: 'settings', message: `the keys spec 2.10 does not define must stay within ${PROVIDER_SETTINGS_BYTES_MAX} bytes of JSON, got ${bytes}` };
+}
+
+function providerEntries(record: object, knownKeys: object, path: string): [string, unknown][] {
+  return Object.entries(record)
+    .filter(([key]) => !Object.hasOwn(knownKeys, key))
+    .map(([key, value]) => [`${path}.${key}`, value]);
+}
+
+function providerValueProblem(field: string, value: unknown, depth: number): SettingsProblem | null {
+  if (typeof value === 'string') {
+    return value.length > PROVIDER_SETTINGS_STRING_CHARS_MAX ? { field, message: `must be at most ${PROVIDER_SETTINGS_STRING_CHARS_MAX} characters` } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= PROVIDER_SETTINGS_DEPTH_MAX) return { field, message: `nests objects or lists more than ${PROVIDER_SETTINGS_DEPTH_MAX} levels deep` };
+  const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [String(index), item]) : Object.entries(value);
+  if (entries.length > PROVIDER_SETTINGS_KEYS_MAX) return { field, message: `must hold at most ${PROVIDER_SETTINGS_KEYS_MAX} entries` };
+  for (const [key, inner] of entries) {
+    if (key.length > PROVIDER_SETTINGS_KEY_CHARS_MAX) return { field, message: `has a key longer than ${PROVIDER_SETTINGS_KEY_CHARS_MAX} characters` };
+    const problem = providerValueProblem(`${field}.${key}`, inner, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+// Which names are secrets, at any depth: a name containing one of SECRET_WORDS, or containing "key" unless it
+// also says public ("assets_public_key", "publishable_key": a public key is not a secret). Asset files are
+// masked whatever their name, since a certificate bundle may carry its private key.
+const SECRET_WORDS = ['secret', 'password', 'passwd', 'passphrase', 'private', 'token', 'credential', 'auth', 'salt'];
+const PUBLIC_WORDS = ['public', 'publishable'];
+
+function isSecretSettingName(name: string): boolean {
+  const lowered = name.toLowerCase();
+  if (SECRET_WORDS.some((word) => lowered.includes(word))) return true;
+  return lowered.includes('key') && !PUBLIC_WORDS.some((word) => lowered.includes(word));
+}
+
+const SECRET_SHOWN_CHARS = 4;
+const SECRET_SHOWN_LENGTH_MIN = 12; // shorter secrets are shown as **** alone
+
+// Secrets shown to operators only by their last characters (strings of 12 or more), or not at all.
+export function maskedSettings(settings: GatewaySettings): Record<string, unknown> {
+  const masked = maskValue(settings, false) as Record<string, unknown>;
+  if (settings.assets) masked['assets'] = Object.fromEntries(Object.entries(settings.assets).map(([file, content]) => [file, maskValue(content, true)]));
+  return masked;
+}
+
+function maskValue(value: unknown, secret: boolean): unknown {
+  if (secret) {
+    return typeof value === 'string' && value.length >= SECRET_SHOWN_LENGTH_MIN ? `****${value.slice(-SECRET_SHOWN_CHARS)}` : '****';
+  }
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, false));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, maskValue(inner, isSecretSettingName(name))]));
 }

@@ -76,14 +76,30 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
   it.each([
     ['a sign_key of 31 characters', { settings: gatewaySettings({ sign_key: 'k'.repeat(31) }) }, 'settings.sign_key'],
     ['a sign_key of 33 characters', { settings: gatewaySettings({ sign_key: 'k'.repeat(33) }) }, 'settings.sign_key'],
-    ['an unknown settings field', { settings: gatewaySettings({ colour: 'blue' }) }, 'settings.colour'],
-    ['an unknown gateway_settings field', { settings: gatewaySettings({}, { queue: 'q1' }) }, 'settings.gateway_settings.queue'],
+    ['a provider key nested five levels deep', { settings: gatewaySettings({ brand: { a: { b: { c: { d: { e: 1 } } } } } }) }, 'settings.brand.a.b.c.d'],
+    ['a provider string of 8193 characters', { settings: gatewaySettings({}, { brand_id: 'b'.repeat(8193) }) }, 'settings.gateway_settings.brand_id'],
+    ['a provider list of 65 items', { settings: gatewaySettings({ brands: Array.from({ length: 65 }, (_, index) => index) }) }, 'settings.brands'],
+    [
+      'more than 64 keys in settings',
+      { settings: gatewaySettings(Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`extra_${index}`, index]))) },
+      'settings',
+    ],
+    [
+      'provider keys over 64 KiB of JSON',
+      { settings: gatewaySettings(Object.fromEntries(Array.from({ length: 9 }, (_, index) => [`blob_${index}`, 'x'.repeat(8000)]))) },
+      'settings',
+    ],
+    ['a known field of the wrong type beside provider keys', { settings: gatewaySettings({ sandbox: 'yes', brand_id: 'b1' }) }, 'settings.sandbox'],
     ['an unknown method setting', { settings: gatewaySettings({}, { methods: { pay: { retries: 3 } } }) }, 'settings.gateway_settings.methods.pay.retries'],
     ['an unknown body field', { settings: gatewaySettings(), priority: 1 }, 'priority'],
     ['a missing full_link', { settings: gatewaySettings({}, { full_link: undefined }) }, 'settings.gateway_settings.full_link'],
     ['a full_link that is not http(s)', { settings: gatewaySettings({}, { full_link: 'ftp://adapter.example/x' }) }, 'settings.gateway_settings.full_link'],
     ['a missing api_key', { settings: gatewaySettings({ api_key: undefined }) }, 'settings.api_key'],
-    ['a response_timeout of 0 s', { settings: gatewaySettings({}, { methods: { pay: { response_timeout: 0 } } }) }, 'settings.gateway_settings.methods.pay.response_timeout'],
+    [
+      'a response_timeout of 0 s',
+      { settings: gatewaySettings({}, { methods: { pay: { response_timeout: 0 } } }) },
+      'settings.gateway_settings.methods.pay.response_timeout',
+    ],
     ['an environment other than sandbox or production', { settings: gatewaySettings(), environment: 'staging' }, 'environment'],
     ['an alias with spaces', { settings: gatewaySettings(), alias: 'my acquirer' }, 'alias'],
   ])('refuses %s with 422 naming the field', async (_label, body, field) => {
@@ -95,12 +111,89 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
     expect((await admin('GET', `/merchants/${merchant.id}/gateways`)).body.gateways).toEqual([]);
   });
 
+  // Public adapters need keys spec 2.10 does not define (brand_id, assets_public_key, client_id, secret, …).
+  const providerKeys = {
+    brand_id: 'brand-42',
+    assets_public_key: 'pk_live_public_0123456789', // a public key is not a secret: shown in clear
+    client_id: 'client-7',
+    secret: 'top_secret_value_abcd',
+    client_secret: 'client_secret_value_wxyz',
+    PIN_Secret: 'abc', // too short to show any of it
+    provider: { merchant_code: 'm-1', webhook_Token: 'whtok_1234567890_efgh', limits: [1, 2, 3] },
+    terminals: [{ id: 't1', terminalKey: 'tk_terminal_key_ijkl' }],
+  };
+  const providerGatewayKeys = { region: 'eu', api_password: 'provider_password_mnop' };
+  const secretValues = ['top_secret_value_abcd', 'client_secret_value_wxyz', 'whtok_1234567890_efgh', 'tk_terminal_key_ijkl', 'provider_password_mnop'];
+
+  it('accepts provider-specific keys beside those of spec 2.10 and lists them, masking the ones named like secrets', async () => {
+    const merchant = await harness.createMerchant();
+    const settings = gatewaySettings({ ...providerKeys, assets: { 'client.p12': 'MIIKPAIBAzCCCfYGCSqGSIb3DQEHAaCCCecEggnjMIIJ3zCCBg' } }, providerGatewayKeys);
+    const added = await addGateway(merchant.id, { alias: 'public-adapter', environment: 'production', settings });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const listed = (await admin('GET', `/merchants/${merchant.id}/gateways`)).body.gateways;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].settings).toEqual({
+      ...gatewaySettings({}, providerGatewayKeys),
+      api_key: `****${API_KEY.slice(-4)}`,
+      sign_key: `****${SIGN_KEY.slice(-4)}`,
+      brand_id: 'brand-42',
+      assets_public_key: 'pk_live_public_0123456789',
+      client_id: 'client-7',
+      secret: '****abcd',
+      client_secret: '****wxyz',
+      PIN_Secret: '****',
+      provider: { merchant_code: 'm-1', webhook_Token: '****efgh', limits: [1, 2, 3] },
+      terminals: [{ id: 't1', terminalKey: '****ijkl' }],
+      assets: { 'client.p12': '****CCBg' }, // a certificate bundle may hold its private key
+      gateway_settings: { ...gatewaySettings({}, providerGatewayKeys).gateway_settings, api_password: '****mnop' },
+    });
+    for (const body of responseBodies) for (const secret of secretValues) expect(body).not.toContain(secret);
+  });
+
+  it('keeps provider keys through an update with PUT', async () => {
+    const merchant = await harness.createMerchant();
+    const gatewayId = (await addGateway(merchant.id, { alias: 'acquirer', environment: 'production', settings: gatewaySettings() })).body.gateway.id;
+    const replaced = await admin('PUT', `/merchants/${merchant.id}/gateways/${gatewayId}`, {
+      settings: gatewaySettings({ brand_id: 'brand-43' }, { region: 'us' }),
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.gateway.settings).toMatchObject({ brand_id: 'brand-43', gateway_settings: { region: 'us' } });
+  });
+
+  // One parser (domain/status-check-schedule.ts) for the admin API, the configuration and the worker.
+  it.each([
+    ['a gap, {"1-2":30,"5-":60}', { '1-2': 30, '5-': 60 }, 'attempt 3 is not covered: "1-2" is followed by "5-"'],
+    ['a start at 0, {"0-3":10}', { '0-3': 10 }, '"0-3" starts at attempt 0; attempts count from 1'],
+    ['no open-ended last range', { '1-3': 30, '4-6': 60 }, 'the last range "4-6" must be open-ended, like "4-"'],
+    ['overlapping ranges', { '1-3': 30, '2-': 60 }, '"2-" overlaps the range before it'],
+    ['a zero delay', { '1-': 0 }, '"1-" must wait a whole number of seconds from 1 to 86400, got 0'],
+    ['no ranges at all', {}, 'at least one range is needed, the last open-ended like "1-"'],
+  ])('refuses status_checker_time_rates with %s, on add and on update, naming the field', async (_label, rates, message) => {
+    const merchant = await harness.createMerchant();
+    const field = 'settings.gateway_settings.status_checker_time_rates';
+    const refused = await addGateway(merchant.id, {
+      alias: 'acquirer',
+      environment: 'production',
+      settings: gatewaySettings({}, { status_checker_time_rates: rates }),
+    });
+    expect(refused).toMatchObject({ status: 422, body: { success: false, errors: [{ code: 'invalid_field', field, message }] } });
+    const gatewayId = (await addGateway(merchant.id, { alias: 'acquirer', environment: 'production', settings: gatewaySettings() })).body.gateway.id;
+    const update = await admin('PUT', `/merchants/${merchant.id}/gateways/${gatewayId}`, {
+      settings: gatewaySettings({}, { status_checker_time_rates: rates }),
+    });
+    expect(update).toMatchObject({ status: 422, body: { errors: [{ code: 'invalid_field', field, message }] } });
+    const [stored] = (await admin('GET', `/merchants/${merchant.id}/gateways`)).body.gateways;
+    expect(stored.settings.gateway_settings.status_checker_time_rates).toEqual({ '1-3': 30, '4-': 60 });
+  });
+
   it('refuses processing_method rabbit with unsupported_processing_method', async () => {
     const merchant = await harness.createMerchant();
     const rabbit = gatewaySettings({}, { processing_method: 'rabbit', full_link: undefined, rabbit_url: 'amqp://queue.example' });
     const refused = await addGateway(merchant.id, { alias: 'rabbit', environment: 'production', settings: rabbit });
     expect(refused.status).toBe(422);
-    expect(refused.body.errors).toEqual([expect.objectContaining({ code: 'unsupported_processing_method', field: 'settings.gateway_settings.processing_method' })]);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ code: 'unsupported_processing_method', field: 'settings.gateway_settings.processing_method' }),
+    ]);
     expect((await admin('GET', `/merchants/${merchant.id}/gateways`)).body.gateways).toEqual([]);
   });
 
@@ -124,7 +217,9 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
     const listed = await admin('GET', `/merchants/${merchant.id}/gateways`);
     expect(listed.status).toBe(200);
     expect(listed.body.gateways.map((gateway: { alias: string }) => gateway.alias)).toEqual(['first', 'second']);
-    expect(listed.body.gateways.map((gateway: { settings: { api_key: string; sign_key: string } }) => [gateway.settings.api_key, gateway.settings.sign_key])).toEqual([
+    expect(
+      listed.body.gateways.map((gateway: { settings: { api_key: string; sign_key: string } }) => [gateway.settings.api_key, gateway.settings.sign_key]),
+    ).toEqual([
       [`****${API_KEY.slice(-4)}`, `****${SIGN_KEY.slice(-4)}`],
       ['****wxyz', `****${SIGN_KEY.slice(-4)}`],
     ]);
@@ -138,9 +233,16 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
       settings: gatewaySettings({ api_key: 'ak_rotated_key_9876' }, { full_link: 'https://adapter.example/v2' }),
     });
     expect(replaced.status).toBe(200);
-    expect(replaced.body.gateway).toMatchObject({ id: gatewayId, alias: 'acquirer', settings: { api_key: '****9876', gateway_settings: { full_link: 'https://adapter.example/v2' } } });
+    expect(replaced.body.gateway).toMatchObject({
+      id: gatewayId,
+      alias: 'acquirer',
+      settings: { api_key: '****9876', gateway_settings: { full_link: 'https://adapter.example/v2' } },
+    });
     const renamed = await admin('PUT', `/merchants/${merchant.id}/gateways/${gatewayId}`, { alias: 'acquirer-eu' });
-    expect(renamed.body.gateway).toMatchObject({ alias: 'acquirer-eu', settings: { api_key: '****9876', gateway_settings: { full_link: 'https://adapter.example/v2' } } });
+    expect(renamed.body.gateway).toMatchObject({
+      alias: 'acquirer-eu',
+      settings: { api_key: '****9876', gateway_settings: { full_link: 'https://adapter.example/v2' } },
+    });
     const listed = (await admin('GET', `/merchants/${merchant.id}/gateways`)).body.gateways;
     expect(listed).toMatchObject([{ id: gatewayId, alias: 'acquirer-eu', settings: { api_key: '****9876' } }]);
   });
@@ -219,7 +321,11 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
     const unknownMerchant = merchant.id + other.id + 10_000;
     expect((await addGateway(unknownMerchant, { alias: 'acquirer', environment: 'production', settings: gatewaySettings() })).status).toBe(404);
     expect((await admin('GET', `/merchants/${unknownMerchant}/gateways`)).status).toBe(404);
-    for (const [merchantId, id] of [[unknownMerchant, gatewayId], [other.id, gatewayId], [merchant.id, gatewayId + 10_000]] as const) {
+    for (const [merchantId, id] of [
+      [unknownMerchant, gatewayId],
+      [other.id, gatewayId],
+      [merchant.id, gatewayId + 10_000],
+    ] as const) {
       expect((await admin('PUT', `/merchants/${merchantId}/gateways/${id}`, { alias: 'renamed' })).status).toBe(404);
       expect((await admin('POST', `/merchants/${merchantId}/gateways/${id}/disable`)).status).toBe(404);
       expect((await admin('POST', `/merchants/${merchantId}/gateways/${id}/enable`)).status).toBe(404);
@@ -278,15 +384,27 @@ describe.each(engines)('payrail gateway commands against a running server on %s'
   it('adds, lists, updates, disables and enables a gateway', async () => {
     const merchant = String(merchantId);
     const added = await gatewayJson('add', { merchant, alias: 'acquirer', environment: 'production', settings: JSON.stringify(gatewaySettings()) });
-    expect(added).toMatchObject({ merchant_id: merchantId, alias: 'acquirer', environment: 'production', status: 'active', settings: { api_key: `****${API_KEY.slice(-4)}` } });
+    expect(added).toMatchObject({
+      merchant_id: merchantId,
+      alias: 'acquirer',
+      environment: 'production',
+      status: 'active',
+      settings: { api_key: `****${API_KEY.slice(-4)}` },
+    });
     const id = String(added.id);
-    expect(await gateway('list', { merchant })).toEqual([expect.stringMatching(new RegExp(`^#${id}\\tactive\\tproduction\\tacquirer\\thttp://127\\.0\\.0\\.1:9/acquirer\\t`))]);
+    expect(await gateway('list', { merchant })).toEqual([
+      expect.stringMatching(new RegExp(`^#${id}\\tactive\\tproduction\\tacquirer\\thttp://127\\.0\\.0\\.1:9/acquirer\\t`)),
+    ]);
 
     const settingsFile = join(settingsDir, 'settings.json');
     await writeFile(settingsFile, JSON.stringify(gatewaySettings({}, { full_link: 'https://adapter.example/v2' })));
-    expect(await gatewayJson('update', { merchant, id, settingsFile })).toMatchObject({ settings: { gateway_settings: { full_link: 'https://adapter.example/v2' } } });
+    expect(await gatewayJson('update', { merchant, id, settingsFile })).toMatchObject({
+      settings: { gateway_settings: { full_link: 'https://adapter.example/v2' } },
+    });
     expect(await gatewayJson('update', { merchant, id, alias: 'acquirer-eu' })).toMatchObject({ alias: 'acquirer-eu' });
-    expect(await gateway('disable', { merchant, id })).toEqual([expect.stringMatching(/\tdisabled\tproduction\tacquirer-eu\thttps:\/\/adapter\.example\/v2\t/)]);
+    expect(await gateway('disable', { merchant, id })).toEqual([
+      expect.stringMatching(/\tdisabled\tproduction\tacquirer-eu\thttps:\/\/adapter\.example\/v2\t/),
+    ]);
     expect((await gatewayJson('enable', { merchant, id })).status).toBe('active');
     const listed = await gatewayJson('list', { merchant });
     expect(listed).toMatchObject([{ id: added.id, alias: 'acquirer-eu', status: 'active' }]);
@@ -298,10 +416,25 @@ describe.each(engines)('payrail gateway commands against a running server on %s'
     ['add without --alias', 'add', { merchant: '1', environment: 'production', settings: '{}' }, /--alias/],
     ['add with --environment staging', 'add', { merchant: '1', alias: 'a', environment: 'staging', settings: '{}' }, /--environment sandbox\|production/],
     ['add without settings', 'add', { merchant: '1', alias: 'a', environment: 'production' }, /--settings/],
-    ['add with settings that are not JSON', 'add', { merchant: '1', alias: 'a', environment: 'production', settings: '{api_key:' }, /--settings is not valid JSON/],
+    [
+      'add with settings that are not JSON',
+      'add',
+      { merchant: '1', alias: 'a', environment: 'production', settings: '{api_key:' },
+      /--settings is not valid JSON/,
+    ],
     ['add with settings that are a JSON array', 'add', { merchant: '1', alias: 'a', environment: 'production', settings: '[]' }, /JSON object/],
-    ['add with both --settings and --settings-file', 'add', { merchant: '1', alias: 'a', environment: 'production', settings: '{}', settingsFile: '/x' }, /not both/],
-    ['add with a missing --settings-file', 'add', { merchant: '1', alias: 'a', environment: 'production', settingsFile: '/nonexistent/settings.json' }, /cannot read --settings-file/],
+    [
+      'add with both --settings and --settings-file',
+      'add',
+      { merchant: '1', alias: 'a', environment: 'production', settings: '{}', settingsFile: '/x' },
+      /not both/,
+    ],
+    [
+      'add with a missing --settings-file',
+      'add',
+      { merchant: '1', alias: 'a', environment: 'production', settingsFile: '/nonexistent/settings.json' },
+      /cannot read --settings-file/,
+    ],
     ['update without --id', 'update', { merchant: '1', alias: 'b' }, /--id/],
     ['update with nothing to change', 'update', { merchant: '1', id: '1' }, /--settings.*--alias/],
     ['disable with --id abc', 'disable', { merchant: '1', id: 'abc' }, /--id/],
@@ -316,7 +449,9 @@ describe.each(engines)('payrail gateway commands against a running server on %s'
     const badKey = JSON.stringify(gatewaySettings({ sign_key: 'short' }));
     await expect(gateway('add', { merchant, alias: 'bad', environment: 'production', settings: badKey })).rejects.toThrow(/HTTP 422: invalid_field/);
     const rabbit = JSON.stringify(gatewaySettings({}, { processing_method: 'rabbit' }));
-    await expect(gateway('add', { merchant, alias: 'rabbit', environment: 'production', settings: rabbit })).rejects.toThrow(/HTTP 422: unsupported_processing_method/);
+    await expect(gateway('add', { merchant, alias: 'rabbit', environment: 'production', settings: rabbit })).rejects.toThrow(
+      /HTTP 422: unsupported_processing_method/,
+    );
     await expect(gateway('list', { merchant: '999999' })).rejects.toThrow(/HTTP 404/);
     await expect(gateway('disable', { merchant, id: '999999' })).rejects.toThrow(/HTTP 404/);
   });

@@ -1,10 +1,15 @@
 import type { RedirectRequest } from '../../contract/adapter-contract.ts';
 import type { CreatePaymentRequest, CustomerInput } from '../../domain/payment-request.ts';
 import { checkoutUrl } from '../../domain/public-urls.ts';
+import { selectorUrl } from '../../domain/selector-urls.ts';
 import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
 
-// spec 2.2: the create envelope differs by request variant.
-export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & { redirectRequest?: unknown }, providerName: string) {
+// Variant C's processingUrl key when the merchant has no active gateway to name.
+const UNNAMED_PROVIDER = 'default';
+
+// spec 2.2: the create envelope differs by request variant. providerName: the alias of the gateway the payment
+// goes through (variant C keys processingUrl with it).
+export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & { redirectRequest?: unknown }, providerName: string | null) {
   const processingUrl = checkoutUrl(publicUrl, payment);
   if (payment.requestVariant !== 'C') {
     return {
@@ -22,8 +27,8 @@ export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & {
     status: 200,
     errors: [],
     token: payment.token,
-    processingUrl: [{ [providerName]: processingUrl }],
-    selectorUrl: `${publicUrl}/checkout/${payment.token}/select?locale=${payment.locale}`,
+    processingUrl: [{ [providerName ?? UNNAMED_PROVIDER]: processingUrl }],
+    selectorUrl: selectorUrl(publicUrl, payment),
     payment: {
       amount: payment.amountMinor,
       gateway_amount: payment.gatewayAmountMinor,
