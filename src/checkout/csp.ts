@@ -13,6 +13,12 @@ export interface CheckoutCspOptions {
   scriptHashes?: readonly string[]; // 'sha256-…' sources, without the quotes
 }
 
+// A source this policy cannot express (a gateway's redirect_request.url may hold one): the caller decides
+// what to show instead; it is never a 500.
+export class CspSourceError extends Error {
+  override name = 'CspSourceError';
+}
+
 const ORIGIN_PATTERN = /^https?:\/\/(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/;
 const HASH_SOURCE_PATTERN = /^sha(?:256|384|512)-[A-Za-z0-9+/]+={0,2}$/;
 
@@ -20,11 +26,11 @@ const HASH_SOURCE_PATTERN = /^sha(?:256|384|512)-[A-Za-z0-9+/]+={0,2}$/;
 export function validateOrigin(origin: string): string {
   const lowered = origin.toLowerCase();
   if (!ORIGIN_PATTERN.test(lowered)) {
-    throw new Error(`CSP origin must be http(s)://host[:port], got "${origin}"`);
+    throw new CspSourceError(`CSP origin must be http(s)://host[:port], got "${origin}"`);
   }
   const port = lowered.match(/:([0-9]+)$/)?.[1];
   if (port !== undefined && Number(port) > 65_535) {
-    throw new Error(`CSP origin port out of range in "${origin}"`);
+    throw new CspSourceError(`CSP origin port out of range in "${origin}"`);
   }
   return lowered;
 }
@@ -35,7 +41,7 @@ function uniqueOrigins(origins: readonly string[] | undefined): string[] {
 
 function uniqueHashSources(hashes: readonly string[] | undefined): string[] {
   return [...new Set(hashes ?? [])].map((hash) => {
-    if (!HASH_SOURCE_PATTERN.test(hash)) throw new Error(`CSP script hash is malformed: "${hash}"`);
+    if (!HASH_SOURCE_PATTERN.test(hash)) throw new CspSourceError(`CSP script hash is malformed: "${hash}"`);
     return `'${hash}'`;
   });
 }

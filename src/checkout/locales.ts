@@ -39,6 +39,8 @@ export interface CheckoutText {
   resultTitle: Readonly<Record<ResultStatus, string>>;
   resultMessage: Readonly<Record<ResultStatus, string>>;
   reasonLabel: string;
+  refusedTitle: string; // the merchant may not take payments now (disabled): the card is not sent anywhere
+  refusedMessage: string;
 }
 
 const EN: CheckoutText = {
@@ -87,6 +89,8 @@ const EN: CheckoutText = {
     refunded: 'This payment has been refunded.',
   },
   reasonLabel: 'Reason',
+  refusedTitle: 'Payment unavailable',
+  refusedMessage: 'This payment cannot be processed. Your card has not been charged. Please contact the merchant.',
 };
 
 const ZH: CheckoutText = {
@@ -135,6 +139,8 @@ const ZH: CheckoutText = {
     refunded: '此笔付款已退款。',
   },
   reasonLabel: '原因',
+  refusedTitle: '无法付款',
+  refusedMessage: '此笔付款无法处理，您的卡未被扣款。请联系商户。',
 };
 
 const JP: CheckoutText = {
@@ -183,6 +189,8 @@ const JP: CheckoutText = {
     refunded: 'このお支払いは返金済みです。',
   },
   reasonLabel: '理由',
+  refusedTitle: 'お支払いできません',
+  refusedMessage: 'このお支払いは処理できません。カードへの請求は行われていません。加盟店にお問い合わせください。',
 };
 
 const TEXT_BY_LOCALE: Readonly<Record<CheckoutLocale, CheckoutText>> = { en: EN, zh: ZH, jp: JP };

@@ -1,5 +1,5 @@
 import type { RedirectRequest } from '../contract/adapter-contract.ts';
-import { checkoutCsp, validateOrigin } from './csp.ts';
+import { checkoutCsp, CspSourceError, validateOrigin } from './csp.ts';
 import { escapeAttribute, html, raw, type SafeHtml } from './html.ts';
 import { renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
@@ -23,17 +23,17 @@ interface RedirectTarget {
 }
 
 // An adapter's url is untrusted: only absolute http(s) URLs and paths on our own origin pass;
-// javascript:, data:, and protocol-relative URLs are refused.
+// javascript:, data:, and protocol-relative URLs are refused (CspSourceError, like an origin the CSP cannot name).
 export function redirectTarget(url: string): RedirectTarget {
   if (/^\/(?![/\\])/.test(url)) return { href: url, origin: undefined };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error('redirect url must be an absolute http(s) URL or a path');
+    throw new CspSourceError('redirect url must be an absolute http(s) URL or a path');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new Error(`redirect url scheme ${parsed.protocol} is not allowed`);
+    throw new CspSourceError(`redirect url scheme ${parsed.protocol} is not allowed`);
   }
   return { href: parsed.href, origin: validateOrigin(parsed.origin) };
 }

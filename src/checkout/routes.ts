@@ -1,19 +1,30 @@
 import formBody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { currencyExponent } from '../domain/currencies.ts';
 import type { PaymentStatus } from '../domain/payment-status.ts';
 import { processPayment } from '../flows/process-payment.ts';
 import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { ApiError } from '../lib/errors.ts';
+import { clientAddressBucket, rateLimitHook } from '../lib/rate-limits.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { loadCheckoutPayment } from '../flows/checkout-payment.ts';
 import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
 import { parseCardForm } from './card-form.ts';
+import { CspSourceError } from './csp.ts';
 import { isSettled, merchantDestination } from './destinations.ts';
 import { formatAmount } from './format-amount.ts';
 import { normalizeLocale, type CheckoutLocale } from './locales.ts';
-import { cardFieldMessage, renderPaymentPage, renderRedirectPage, renderResultPage, renderWaitingPage, type PageResult } from './pages.ts';
+import {
+  cardFieldMessage,
+  renderPaymentPage,
+  renderRedirectPage,
+  renderResultPage,
+  renderWaitingPage,
+  type PageResult,
+  type RedirectPageInput,
+} from './pages.ts';
+import { renderRefusedPage } from './status-pages.ts';
 import { checkoutJson, wantsJson } from './json-view.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
@@ -32,6 +43,9 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     back: `/checkout/${token}/return`,
   });
   const schema = { hide: true, params: TokenParams, querystring: LocaleQuery };
+  const limits = context.config.rateLimits;
+  // Card testing goes through this form: each address gets a few tries per window.
+  const formPostLimit = rateLimitHook(app, [{ name: 'IP address', max: limits.checkoutPostIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]);
 
   const load = (token: string): Promise<PaymentRow> => loadCheckoutPayment(context.database.db, token);
   const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
@@ -71,7 +85,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     return showState(reply, payment, locale);
   });
 
-  app.post<TokenRequest & { Body: Record<string, unknown> }>('/checkout/:token', { schema }, async (request, reply) => {
+  app.post<TokenRequest & { Body: Record<string, unknown> }>('/checkout/:token', { schema, onRequest: formPostLimit }, async (request, reply) => {
     const payment = await load(request.params.token);
     const locale = normalizeLocale(request.query.locale ?? payment.locale);
     if (payment.status !== 'init') return reply.redirect(urls(payment.token).back, 303);
@@ -81,10 +95,11 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       const typed = (name: string) => (typeof request.body?.[name] === 'string' ? (request.body[name] as string) : '');
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
-    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip });
+    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalOfDisabledMerchant);
+    if (processed === null) return send(reply, renderRefusedPage({ locale }), 403);
     const redirect = processed.redirectRequest as RedirectRequest | null;
     if (processed.status === 'pending' && redirect) {
-      return send(reply, renderRedirectPage({ locale, redirect, statusUrl: urls(payment.token).status }));
+      return send(reply, redirectOrWaitingPage(request.log, { locale, redirect, statusUrl: urls(payment.token).status }));
     }
     return showState(reply, processed, locale, true);
   });
@@ -109,4 +124,23 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     return reply.header('content-type', asset.contentType).header('etag', asset.etag).header('cache-control', 'public, max-age=300').send(asset.body);
   });
+}
+
+// A disabled merchant's payment is refused before anything reaches its gateway (the flow says so with
+// merchant_disabled): the customer gets a page, not an error.
+function refusalOfDisabledMerchant(error: unknown): null {
+  if (error instanceof ApiError && error.code === 'merchant_disabled') return null;
+  throw error;
+}
+
+// A gateway URL the page's CSP cannot name: the card is already with the gateway, so the customer waits
+// on our page while the status checker finishes the payment.
+function redirectOrWaitingPage(log: FastifyBaseLogger, input: RedirectPageInput): PageResult {
+  try {
+    return renderRedirectPage(input);
+  } catch (error) {
+    if (!(error instanceof CspSourceError)) throw error;
+    log.warn({ redirectType: input.redirect.type, reason: error.message }, 'gateway redirect_request cannot be shown; the waiting page stands in');
+    return renderWaitingPage({ locale: input.locale, statusUrl: input.statusUrl });
+  }
 }

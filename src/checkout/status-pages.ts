@@ -68,3 +68,17 @@ ${reason}
     csp: checkoutCsp(),
   };
 }
+
+// The merchant may not take payments (disabled): nothing was sent, and the form is not offered again.
+export function renderRefusedPage(input: { locale: CheckoutLocale }): PageResult {
+  const text = checkoutText(input.locale);
+  const main = html`<section id="result" class="status-panel result result-declined" data-status="refused">
+${ICONS.declined}
+<h1>${text.refusedTitle}</h1>
+<p class="result-message">${text.refusedMessage}</p>
+</section>`;
+  return {
+    html: renderDocument({ locale: input.locale, title: text.refusedTitle, main }),
+    csp: checkoutCsp(),
+  };
+}

@@ -24,7 +24,7 @@ export const GatewayView = Type.Object({
   alias: Type.String(),
   environment: Type.String(),
   status: Type.String({ description: 'active | disabled' }),
-  settings: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'api_key and sign_key shown masked' }),
+  settings: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'secrets (api_key, sign_key, and any key whose name suggests a secret) shown masked' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
