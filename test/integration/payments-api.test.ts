@@ -143,7 +143,7 @@ describe.each(engines)('payments API on %s', (engine) => {
     expect(logs?.logs ?? '').not.toContain('4000000000003220');
     const fetched = await harness.merchantRequest(merchant.sandboxKey, { method: 'GET', url: `/api/v1/payments/${token}` });
     expect(fetched.json().payment.card).toEqual({ mask: '400000******3220', holder: 'Grace Hopper', expires: '07/2031' });
-    expect(fetched.body).not.toContain('987');
+    expect(fetched.body).not.toMatch(/(?<![0-9A-Za-z.])987(?![0-9A-Za-z])/); // the CVV as a value of its own; hex tokens and milliseconds may hold the digits
     expect(fetched.body).not.toContain('4000000000003220');
   });
 
