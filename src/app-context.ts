@@ -12,6 +12,7 @@ export interface AppContext {
   adminKey: string;
   currencies: CurrencyTable;
   adapterClient: AdapterClient;
+  sandboxAdapterSecret: string; // signs core ↔ sandbox adapter traffic (PAYRAIL_SANDBOX_ADAPTER_SECRET or <data dir>/sandbox-adapter.key)
 }
 
 export interface AuthenticatedMerchant {

@@ -83,7 +83,7 @@ export async function buildBaselineApp(options: BaselineOptions): Promise<Fastif
     };
   }
   const app = Fastify({ ...serverOptions, https: options.tls } as FastifyServerOptions) as unknown as FastifyInstance;
-  const context: AppContext = { config, database, masterKey: randomBytes(32), adminKey: randomHex(32), currencies, adapterClient: createAdapterClient() };
+  const context: AppContext = { config, database, masterKey: randomBytes(32), adminKey: randomHex(32), currencies, adapterClient: createAdapterClient(), sandboxAdapterSecret: randomHex(16) };
   app.decorate('payrail', context);
   if (layers.has('hooks')) {
     registerErrorHandling(app);

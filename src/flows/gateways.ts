@@ -1,13 +1,12 @@
-import { createHmac } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
-import type { GatewaySettings } from '../contract/gateway-settings.ts';
-import { findActiveGateway, findGatewayById, type GatewayRow } from '../store/gateways-repo.ts';
+import { providerSettingsProblem, type GatewaySettings } from '../contract/gateway-settings.ts';
+import { parseTimeRates, TimeRatesError } from '../domain/status-check-schedule.ts';
+import { findActiveGateway, findGateway, findGatewayById, type GatewayRow } from '../store/gateways-repo.ts';
 import type { Environment } from '../store/merchants-repo.ts';
 
 export const SANDBOX_GATEWAY_ALIAS = 'sandbox';
-const SANDBOX_SIGN_KEY_CHARS = 32;
 
 export interface ResolvedGateway {
   gatewayId: number | null; // null: the built-in sandbox
@@ -35,14 +34,26 @@ export function assertRunnableSettings(settings: GatewaySettings): void {
       { code: 'invalid_field', field: 'settings.gateway_settings.full_link', message: 'is required for processing_method http_requests' },
     ]);
   }
+  assertValidTimeRates(settings.gateway_settings.status_checker_time_rates);
+  const problem = providerSettingsProblem(settings);
+  if (problem) throw new ApiError('invalid_field', 422, `${problem.field} ${problem.message}`, [{ code: 'invalid_field', ...problem }]);
 }
 
-// Each merchant's sandbox signs with its own key, derived from the master key: nothing to configure or store.
-export function sandboxSignKey(masterKey: Buffer, merchantId: number): string {
-  return createHmac('sha256', masterKey).update(`sandbox-sign-key:${merchantId}`).digest('hex').slice(0, SANDBOX_SIGN_KEY_CHARS);
+// The schedule the status checker will follow, refused now rather than at its first use (one parser: domain).
+function assertValidTimeRates(rates: Record<string, number> | undefined): void {
+  if (rates === undefined) return;
+  try {
+    parseTimeRates(rates);
+  } catch (error) {
+    if (!(error instanceof TimeRatesError)) throw error;
+    const field = 'settings.gateway_settings.status_checker_time_rates';
+    throw new ApiError('invalid_field', 422, `status_checker_time_rates: ${error.message}`, [{ code: 'invalid_field', field, message: error.message }]);
+  }
 }
 
-export function sandboxGatewaySettings(context: AppContext, merchantId: number): GatewaySettings {
+// The built-in sandbox gateway: the sandbox adapter authenticates the core by X-SIGNATURE under its own secret, and
+// signs its callbacks with it, so that secret is this gateway's sign_key (never a key a request could choose).
+export function sandboxGatewaySettings(context: AppContext): GatewaySettings {
   const { config } = context;
   const methodSettings = {
     response_timeout: config.sandboxResponseTimeoutS,
@@ -51,8 +62,9 @@ export function sandboxGatewaySettings(context: AppContext, merchantId: number):
   };
   return {
     api_key: 'sandbox',
-    sign_key: sandboxSignKey(context.masterKey, merchantId),
+    sign_key: context.sandboxAdapterSecret,
     sandbox: true,
+    validate_signature: true,
     host2host: true,
     gateway_settings: {
       processing_method: 'http_requests',
@@ -63,11 +75,20 @@ export function sandboxGatewaySettings(context: AppContext, merchantId: number):
   };
 }
 
-export async function resolveGateway(context: AppContext, merchantId: number, environment: Environment): Promise<ResolvedGateway> {
+// The gateway a payment goes through: the one the customer chose on the selector page while it is still active,
+// otherwise the merchant's first active gateway of the environment.
+export async function resolveGateway(
+  context: AppContext,
+  merchantId: number,
+  environment: Environment,
+  chosenGatewayId: number | null = null,
+): Promise<ResolvedGateway> {
   if (environment === 'sandbox') {
-    return { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context, merchantId) };
+    return { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context) };
   }
-  const gateway = await findActiveGateway(context.database.db, merchantId, environment);
+  const chosen = chosenGatewayId === null ? null : await findGateway(context.database.db, merchantId, chosenGatewayId);
+  const usable = chosen !== null && chosen.status === 'active' && chosen.environment === environment;
+  const gateway = usable ? chosen : await findActiveGateway(context.database.db, merchantId, environment);
   if (!gateway) throw new ApiError('no_gateway', 422, 'this merchant has no active production gateway: an operator adds one with POST /api/admin/v1/merchants/{id}/gateways');
   return { gatewayId: gateway.id, alias: gateway.alias, settings: unsealSettings(context.masterKey, gateway) };
 }
@@ -79,7 +100,7 @@ export async function gatewayOfPayment(
 ): Promise<ResolvedGateway | null> {
   if (payment.gatewayId === null) {
     return payment.environment === 'sandbox'
-      ? { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context, payment.merchantId) }
+      ? { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context) }
       : null;
   }
   const gateway = await findGatewayById(context.database.db, payment.gatewayId);

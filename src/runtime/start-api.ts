@@ -40,6 +40,7 @@ export async function startApi(config: Config, print: (line: string) => void, ro
       adminKey: secrets.adminKey,
       currencies: buildCurrencyTable(config.extraCurrencies),
       adapterClient,
+      sandboxAdapterSecret: secrets.sandboxAdapterSecret,
     };
     app = await buildApp(context, { https: tls && { cert: tls.cert, key: tls.key }, api: roles.api });
     if (roles.worker) workers = startWorkers({ context, adapterClient }, app.log, config.workerPollMs);

@@ -1,17 +1,7 @@
-import { createHash } from 'node:crypto';
-import { Secret } from '../lib/secret.ts';
 import { maskPanText } from '../lib/redact.ts';
-import {
-  behaviourOf,
-  finalAnswerOf,
-  newGatewayToken,
-  scheduleAsyncApproval,
-  sleepUnlessClosing,
-  type AdapterAnswerBody,
-  type SandboxRuntime,
-} from './runtime.ts';
+import { behaviourOf, finalAnswerOf, isOnAllowedOrigin, newGatewayToken, sleepUnlessClosing, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
+import { requestFingerprint, sealCallbackKey } from './sandbox-keys.ts';
 import type { PayBodyInput, PayoutBodyInput } from './schemas.ts';
-import type { SandboxTransaction } from './store.ts';
 import {
   DECLINE_REASONS,
   SCENARIO_BEHAVIOURS,
@@ -23,12 +13,14 @@ import {
   type SandboxScenario,
 } from './test-cards.ts';
 import { threeDSecureRedirectOf } from './three-d-secure.ts';
+import { findByPaymentToken, insertTransaction, type SandboxTransaction } from './transactions-repo.ts';
 
 const RESPONSE_TIMEOUT_S_DEFAULT = 15; // spec 2.10
 // The timeout card sleeps response_timeout + 1 s; a bounded sleep keeps a misconfigured timeout from pinning a request.
 const TIMEOUT_CARD_SLEEP_MS_MAX = 120_000;
 const TIMEOUT_CARD_OVERSHOOT_MS = 1000;
 const PROVIDER_TIMEOUT_CODE = 408; // spec 7.5
+const DIFFERENT_REQUEST = 'payment.token is already used by a different sandbox request';
 
 type CardDecision = { scenario: SandboxScenario } | { scenario: null; declineReason: string };
 
@@ -46,8 +38,15 @@ function decideCard(panText: string | undefined, operation: SandboxOperation, sa
   return scenario === null ? { scenario: null, declineReason: unknownCardReason(operation) } : { scenario };
 }
 
-function fingerprintOf(parts: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+// The sandbox sends the customer (3-D Secure TermUrl) and its callbacks only to Payrail's public origin: a request
+// naming another place is refused before anything is recorded.
+function offOriginRefusal(runtime: SandboxRuntime, urls: Readonly<Record<string, string | undefined>>): AdapterAnswerBody | null {
+  for (const [field, url] of Object.entries(urls)) {
+    if (url !== undefined && !isOnAllowedOrigin(runtime, url)) {
+      return { result: false, error: `${field} must be on Payrail's public origin ${runtime.allowedOrigin}` };
+    }
+  }
+  return null;
 }
 
 interface NewTransaction {
@@ -60,37 +59,36 @@ interface NewTransaction {
   currency: string;
   processingUrl: string | null;
   callbackUrl: string | null;
-  keys: { signKey: string; merchantPrivateKey: string } | null;
+  merchantPrivateKey: string | null;
 }
 
-function recordTransaction(runtime: SandboxRuntime, input: NewTransaction): SandboxTransaction {
+// Null when another request (maybe in another process) recorded this payment token first.
+async function recordTransaction(runtime: SandboxRuntime, input: NewTransaction): Promise<SandboxTransaction | null> {
   const behaviour = input.decision.scenario === null ? null : SCENARIO_BEHAVIOURS[input.decision.scenario];
   const waitsForEvent = behaviour !== null && behaviour.callback !== 'none';
-  const transaction: SandboxTransaction = {
-    paymentToken: input.paymentToken,
-    gatewayToken: newGatewayToken('sbx'),
-    operation: input.operation,
-    scenario: input.decision.scenario,
-    requestFingerprint: input.fingerprint,
-    amountMinor: input.amountMinor,
-    currency: input.currency,
-    panMasked: input.panText === undefined ? null : maskPanText(input.panText),
-    processingUrl: input.processingUrl,
-    callbackUrl: input.callbackUrl,
-    createdAtMs: runtime.store.nowMs(),
-    // Without a later event (3-D Secure, callback) the provider's own record is final at once,
-    // even when the first answer says pending (status-checker and timeout cards).
-    status: behaviour === null ? 'declined' : waitsForEvent ? 'pending' : behaviour.finalStatus,
-    declineReason: 'declineReason' in input.decision ? input.decision.declineReason : waitsForEvent ? null : (behaviour?.declineReason ?? null),
-    refundedMinor: 0,
-    refundCount: 0,
-    callbackKeys:
-      waitsForEvent && input.keys !== null
-        ? { signKey: new Secret(input.keys.signKey), merchantPrivateKey: new Secret(input.keys.merchantPrivateKey) }
-        : null,
-  };
-  runtime.store.insert(transaction);
-  return transaction;
+  const sendsCallback = waitsForEvent && input.merchantPrivateKey !== null && input.callbackUrl !== null;
+  return insertTransaction(
+    runtime.db,
+    {
+      paymentToken: input.paymentToken,
+      gatewayToken: newGatewayToken('sbx'),
+      operation: input.operation,
+      scenario: input.decision.scenario,
+      requestFingerprint: input.fingerprint,
+      amountMinor: input.amountMinor,
+      currency: input.currency,
+      panMasked: input.panText === undefined ? null : maskPanText(input.panText),
+      processingUrl: input.processingUrl,
+      callbackUrl: input.callbackUrl,
+      // Without a later event (3-D Secure, callback) the provider's own record is final at once,
+      // even when the first answer says pending (status-checker and timeout cards).
+      status: behaviour === null ? 'declined' : waitsForEvent ? 'pending' : behaviour.finalStatus,
+      declineReason: 'declineReason' in input.decision ? input.decision.declineReason : waitsForEvent ? null : (behaviour?.declineReason ?? null),
+      callbackKeySealed: sendsCallback ? sealCallbackKey(runtime.keys, input.merchantPrivateKey!) : null,
+      callbackDueAt: sendsCallback && behaviour.callback === 'after_delay' ? new Date(Date.now() + runtime.asyncApprovalDelayMs) : null,
+    },
+    runtime.transactionTtlMs,
+  );
 }
 
 // What the provider answers to the request that created the transaction (and to an identical repeat of it).
@@ -111,13 +109,19 @@ function firstAnswerOf(runtime: SandboxRuntime, transaction: SandboxTransaction)
 }
 
 // Idempotent on payment.token: the same request again gets the current answer; a different one is refused.
-function existingAnswer(runtime: SandboxRuntime, paymentToken: string, fingerprint: string): AdapterAnswerBody | null {
-  const existing = runtime.store.byPaymentToken(paymentToken);
-  if (existing === null) return null;
-  if (existing.requestFingerprint !== fingerprint) {
-    return { result: false, error: 'payment.token is already used by a different sandbox request' };
-  }
+function repeatAnswer(runtime: SandboxRuntime, existing: SandboxTransaction, fingerprint: string): AdapterAnswerBody {
+  if (existing.requestFingerprint !== fingerprint) return { result: false, error: DIFFERENT_REQUEST };
   return firstAnswerOf(runtime, existing);
+}
+
+// The transaction of this payment token: the one just recorded, or the one an earlier (or concurrent) request recorded.
+async function recordOnce(runtime: SandboxRuntime, input: NewTransaction): Promise<{ transaction: SandboxTransaction } | AdapterAnswerBody> {
+  const existing = await findByPaymentToken(runtime.db, input.paymentToken);
+  if (existing !== null) return repeatAnswer(runtime, existing, input.fingerprint);
+  const created = await recordTransaction(runtime, input);
+  if (created !== null) return { transaction: created };
+  const winner = await findByPaymentToken(runtime.db, input.paymentToken);
+  return winner === null ? { result: false, error: DIFFERENT_REQUEST } : repeatAnswer(runtime, winner, input.fingerprint);
 }
 
 function responseTimeoutMsOf(seconds: number | undefined): number {
@@ -139,50 +143,37 @@ function requisitesFor(requisiteType: string | null | undefined, paymentToken: s
 }
 
 export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Promise<AdapterAnswerBody> {
+  const refusal = offOriginRefusal(runtime, { processing_url: body.processing_url, callback_url: body.callback_url });
+  if (refusal !== null) return refusal;
   const panText = body.params?.pan ?? body.params?.card?.pan;
   const { payment } = body;
   const bankAccount = body.params?.bank_account;
-  if (panText === undefined && bankAccount && body.settings.sandbox === true) {
-    const fingerprintOfTransfer = fingerprintOf(['pay-transfer', payment.gateway_amount, payment.gateway_currency, body.processing_url]);
-    const repeatedTransfer = existingAnswer(runtime, payment.token, fingerprintOfTransfer);
-    const transfer =
-      repeatedTransfer ??
-      firstAnswerOf(
-        runtime,
-        recordTransaction(runtime, {
-          paymentToken: payment.token,
-          operation: 'pay',
-          fingerprint: fingerprintOfTransfer,
-          decision: { scenario: 'status_check_approved' },
-          panText: undefined,
-          amountMinor: payment.gateway_amount,
-          currency: payment.gateway_currency,
-          processingUrl: body.processing_url,
-          callbackUrl: body.callback_url,
-          keys: { signKey: body.settings.sign_key, merchantPrivateKey: payment.merchant_private_key },
-        }),
-      );
-    return { ...transfer, requisites: requisitesFor(bankAccount.requisite_type, payment.token) };
-  }
-  const fingerprint = fingerprintOf(['pay', payment.gateway_amount, payment.gateway_currency, panText && panDigitsOf(panText), body.processing_url]);
-  const repeated = existingAnswer(runtime, payment.token, fingerprint);
-  if (repeated !== null) return repeated;
-
-  const transaction = recordTransaction(runtime, {
+  const common = {
     paymentToken: payment.token,
-    operation: 'pay',
-    fingerprint,
-    decision: decideCard(panText, 'pay', body.settings.sandbox),
-    panText,
+    operation: 'pay' as const,
     amountMinor: payment.gateway_amount,
     currency: payment.gateway_currency,
     processingUrl: body.processing_url,
     callbackUrl: body.callback_url,
-    keys: { signKey: body.settings.sign_key, merchantPrivateKey: payment.merchant_private_key },
-  });
-  const behaviour = behaviourOf(transaction);
-  if (behaviour?.callback === 'after_delay') scheduleAsyncApproval(runtime, transaction);
-  if (behaviour?.firstAnswer === 'timeout') {
+    merchantPrivateKey: payment.merchant_private_key,
+  };
+  if (panText === undefined && bankAccount && body.settings.sandbox === true) {
+    const fingerprint = requestFingerprint(runtime.keys, ['pay-transfer', payment.gateway_amount, payment.gateway_currency, body.processing_url]);
+    const recorded = await recordOnce(runtime, { ...common, fingerprint, decision: { scenario: 'status_check_approved' }, panText: undefined });
+    const transfer = 'transaction' in recorded ? firstAnswerOf(runtime, recorded.transaction) : recorded;
+    return { ...transfer, requisites: requisitesFor(bankAccount.requisite_type, payment.token) };
+  }
+  const fingerprint = requestFingerprint(runtime.keys, [
+    'pay',
+    payment.gateway_amount,
+    payment.gateway_currency,
+    panText && panDigitsOf(panText),
+    body.processing_url,
+  ]);
+  const recorded = await recordOnce(runtime, { ...common, fingerprint, decision: decideCard(panText, 'pay', body.settings.sandbox), panText });
+  if (!('transaction' in recorded)) return recorded;
+  const { transaction } = recorded;
+  if (behaviourOf(transaction)?.firstAnswer === 'timeout') {
     // The provider keeps the caller waiting past its response_timeout; the transaction is already recorded.
     await sleepUnlessClosing(runtime, responseTimeoutMsOf(body.settings.gateway_settings?.methods?.pay?.response_timeout));
     return {
@@ -197,26 +188,24 @@ export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Prom
 
 // Section 4: a payout is final at once (approved or declined), answered in the format of /pay.
 export async function payoutFlow(runtime: SandboxRuntime, body: PayoutBodyInput): Promise<AdapterAnswerBody> {
+  const refusal = offOriginRefusal(runtime, { callback_url: body.callback_url });
+  if (refusal !== null) return refusal;
   const amountMinor = body.params?.amount ?? body.payment.gateway_amount;
   const currency = body.params?.currency ?? body.payment.gateway_currency;
   if (amountMinor === undefined) return { result: false, error: 'payout needs params.amount (or payment.gateway_amount)' };
   if (currency === undefined) return { result: false, error: 'payout needs params.currency (or payment.gateway_currency)' };
   const panText = body.params?.card?.pan ?? body.params?.pan;
-  const fingerprint = fingerprintOf(['payout', amountMinor, currency, panText && panDigitsOf(panText)]);
-  const repeated = existingAnswer(runtime, body.payment.token, fingerprint);
-  if (repeated !== null) return repeated;
-
-  const transaction = recordTransaction(runtime, {
+  const recorded = await recordOnce(runtime, {
     paymentToken: body.payment.token,
     operation: 'payout',
-    fingerprint,
+    fingerprint: requestFingerprint(runtime.keys, ['payout', amountMinor, currency, panText && panDigitsOf(panText)]),
     decision: decideCard(panText, 'payout', body.settings.sandbox),
     panText,
     amountMinor,
     currency,
     processingUrl: null,
     callbackUrl: body.callback_url ?? null,
-    keys: null,
+    merchantPrivateKey: null,
   });
-  return finalAnswerOf(transaction);
+  return 'transaction' in recorded ? finalAnswerOf(recorded.transaction) : recorded;
 }

@@ -2,10 +2,13 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Dispatcher } from 'undici';
+import type { Db } from '../store/database.ts';
 import { adapterLogEntry } from './adapter-logs.ts';
+import { CALLBACK_POLL_MS_DEFAULT, startCallbackPoller, type CallbackPoller } from './callback-poller.ts';
 import { payFlow, payoutFlow } from './pay-flow.ts';
-import { ADAPTER_BODY_LIMIT_BYTES, INVALID_JSON_ERROR_CODE, registerRawJsonParser, signatureMatches } from './raw-json.ts';
-import { ASYNC_APPROVAL_DELAY_MS_DEFAULT, closeRuntime, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
+import { ADAPTER_BODY_LIMIT_BYTES, INVALID_JSON_ERROR_CODE, NOT_JSON_ROUTE_ERROR_CODE, registerSignedJsonParser } from './raw-json.ts';
+import { ASYNC_APPROVAL_DELAY_MS_DEFAULT, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
+import { sandboxKeysOf, signatureMatches } from './sandbox-keys.ts';
 import {
   AdapterAnswerSchema,
   PayBody,
@@ -24,19 +27,23 @@ import {
   type TransactionParamsInput,
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
-import { SandboxTransactionStore } from './store.ts';
-import { completeThreeDSecure, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
+import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
 import { renderErrorPage, threeDSecureCsp } from './three-d-secure-page.ts';
+import { SANDBOX_TRANSACTION_TTL_MS } from './transactions-repo.ts';
 
 export interface SandboxAdapterOptions {
   publicBaseUrl: string; // absolute URL at which this plugin is reachable, e.g. https://localhost:8443/sandbox-adapter
+  allowedOrigin: string; // Payrail's public origin (PAYRAIL_PUBLIC_URL): the only place customers and callbacks are sent
+  secret: string; // the sandbox adapter's own secret: X-SIGNATURE of every API call, callback JWTs, sealed keys
+  db: Db; // where its transactions live, shared by every process that mounts it
   callbackDispatcher?: Dispatcher;
   asyncApprovalDelayMs?: number; // default 3000
   callbackRetryDelayMs?: number; // default 1000 (callback-sender.ts)
+  callbackPollMs?: number; // how often due provider callbacks are looked for; default 500
+  transactionTtlMs?: number; // default 24 h
 }
 
 type AdapterKind = 'pay' | 'payout' | 'status' | 'refund';
-type SignedBody = { settings: { sign_key: string; validate_signature?: boolean } };
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const UNKNOWN_3DS_TRANSACTION = 'No sandbox 3-D Secure transaction has this id (or it expired).';
@@ -44,6 +51,7 @@ const UNKNOWN_3DS_TRANSACTION = 'No sandbox 3-D Secure transaction has this id (
 // Fastify errors before the handler (body, media type, validation), told by code, for the result=false answer.
 const FRAMEWORK_ERROR_TEXTS: Readonly<Record<string, string>> = {
   [INVALID_JSON_ERROR_CODE]: 'request body is not valid JSON',
+  [NOT_JSON_ROUTE_ERROR_CODE]: 'Content-Type must be application/x-www-form-urlencoded',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type must be application/json',
   FST_ERR_CTP_BODY_TOO_LARGE: `request body is larger than ${ADAPTER_BODY_LIMIT_BYTES} bytes`,
   FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty',
@@ -52,21 +60,37 @@ const FRAMEWORK_ERROR_TEXTS: Readonly<Record<string, string>> = {
 
 // The sandbox provider and its adapter in one (spec 1, section 4): always HTTP 200 on the adapter routes (spec 7.3),
 // plus the 3-D Secure emulation pages. Encapsulated: its JSON parser, form parser and error handler stay inside.
+// Every adapter call must carry X-SIGNATURE under the sandbox's own secret; an unsigned one is answered
+// result=false before its body is even parsed, and leaves nothing behind.
 export async function sandboxAdapterRoutes(app: FastifyInstance, options: SandboxAdapterOptions): Promise<void> {
   const publicBaseUrl = new URL(options.publicBaseUrl).href.replace(/\/+$/, '');
+  let poller: CallbackPoller | null = null;
   const runtime: SandboxRuntime = {
-    store: new SandboxTransactionStore(),
+    db: options.db,
+    keys: sandboxKeysOf(options.secret),
     publicBaseUrl,
+    allowedOrigin: new URL(options.allowedOrigin).origin,
     asyncApprovalDelayMs: options.asyncApprovalDelayMs ?? ASYNC_APPROVAL_DELAY_MS_DEFAULT,
+    transactionTtlMs: options.transactionTtlMs ?? SANDBOX_TRANSACTION_TTL_MS,
     callbackDispatcher: options.callbackDispatcher,
     callbackRetryDelayMs: options.callbackRetryDelayMs,
     shutdown: new AbortController(),
-    timers: new Set(),
     log: app.log,
+    kickCallbacks: () => poller?.kick(),
   };
-  // preClose: before the server waits for in-flight requests, so a sleeping timeout card does not hold it open.
-  app.addHook('preClose', async () => closeRuntime(runtime));
-  const rawBodyOf = registerRawJsonParser(app);
+  app.addHook('onReady', async () => {
+    poller = startCallbackPoller(runtime, options.callbackPollMs ?? CALLBACK_POLL_MS_DEFAULT);
+  });
+  // preClose: before the server waits for in-flight requests, so a sleeping timeout card does not hold it open;
+  // and while the database is still open, so an unsent callback is handed back for the next start.
+  app.addHook('preClose', async () => {
+    runtime.shutdown.abort();
+    await poller?.stop();
+  });
+  const isAuthenticated = registerSignedJsonParser(app, {
+    isJsonRoute: (request) => adapterKindOf(request) !== null,
+    authenticate: (request, rawBody) => signatureMatches(runtime.keys, rawBody, request.headers['x-signature']),
+  });
   // Fastify times a reply only when it logs or has onResponse hooks, so the log duration is timed here.
   const startedAtMs = new WeakMap<FastifyRequest, number>();
   app.addHook('onRequest', (request, _reply, done) => {
@@ -90,28 +114,23 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
       return reply.code(200).send(withLog(kind, request.body, answer, elapsedMsOf(request)));
     }
     const message = statusCode >= 500 ? 'The sandbox 3-D Secure page failed; try again.' : `Bad request: ${error.message}`;
-    return sendHtml(reply, statusCode >= 500 ? 500 : statusCode, renderErrorPage(message), threeDSecureCsp(null));
+    return sendHtml(reply, Math.min(statusCode, 500), renderErrorPage(message), threeDSecureCsp(null));
   });
 
-  function adapterRoute<Body extends SignedBody>(kind: AdapterKind, body: TSchema, flow: (input: Body) => AdapterAnswerBody | Promise<AdapterAnswerBody>): void {
-    app.post(
-      `/${kind}`,
-      { schema: { hide: true, body, response: { 200: AdapterAnswerSchema } }, config: { adapterKind: kind } },
-      async (request, reply) => {
-        const input = request.body as Body;
-        const signed = input.settings.validate_signature !== true || signatureMatches(rawBodyOf(request), request.headers['x-signature'], input.settings.sign_key);
-        const answer = signed ? await flow(input) : { result: false, error: 'invalid X-SIGNATURE' };
-        return reply.code(200).send(withLog(kind, request.body, answer, elapsedMsOf(request)));
-      },
-    );
+  function adapterRoute<Body>(kind: AdapterKind, body: TSchema, flow: (input: Body) => Promise<AdapterAnswerBody>): void {
+    app.post(`/${kind}`, { schema: { hide: true, body, response: { 200: AdapterAnswerSchema } }, config: { adapterKind: kind } }, async (request, reply) => {
+      // The parser verified X-SIGNATURE; a body that reached here another way (a form) is refused all the same.
+      const answer = isAuthenticated(request) ? await flow(request.body as Body) : { result: false, error: 'invalid X-SIGNATURE' };
+      return reply.code(200).send(withLog(kind, request.body, answer, elapsedMsOf(request)));
+    });
   }
   adapterRoute<PayBodyInput>('pay', PayBody, (input) => payFlow(runtime, input));
   adapterRoute<PayoutBodyInput>('payout', PayoutBody, (input) => payoutFlow(runtime, input));
   adapterRoute<StatusBodyInput>('status', StatusBody, (input) => statusFlow(runtime, input));
   adapterRoute<RefundBodyInput>('refund', RefundBody, (input) => refundFlow(runtime, input));
 
-  const showPage = (transactionId: string, reply: FastifyReply) => {
-    const transaction = threeDSecureTransaction(runtime, transactionId);
+  const showPage = async (transactionId: string, reply: FastifyReply) => {
+    const transaction = await threeDSecureTransaction(runtime, transactionId);
     if (transaction === null) return sendHtml(reply, 404, renderErrorPage(UNKNOWN_3DS_TRANSACTION), threeDSecureCsp(null));
     const page = threeDSecurePage(runtime, transaction);
     return sendHtml(reply, 200, page.html, page.csp);
@@ -137,12 +156,13 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
     '/3ds/:transactionId/complete',
     { schema: { hide: true, params: TransactionParams, body: ThreeDSecureCompleteForm } },
     async (request, reply) => {
-      const transaction = threeDSecureTransaction(runtime, request.params.transactionId);
+      const transaction = await threeDSecureTransaction(runtime, request.params.transactionId);
       if (transaction === null) return sendHtml(reply, 404, renderErrorPage(UNKNOWN_3DS_TRANSACTION), threeDSecureCsp(null));
-      completeThreeDSecure(runtime, transaction, request.body.outcome);
-      // The TermUrl is the one recorded at /pay, never one from the form: no open redirect.
-      if (transaction.processingUrl === null) return showPage(transaction.gatewayToken, reply);
-      return reply.code(303).header('location', transaction.processingUrl).header('cache-control', 'no-store').send();
+      await completeThreeDSecure(runtime, transaction, request.body.outcome);
+      // The TermUrl is the one recorded at /pay (on Payrail's origin), never one from the form: no open redirect.
+      const termUrl = termUrlOf(runtime, transaction);
+      if (termUrl === null) return showPage(transaction.gatewayToken, reply);
+      return reply.code(303).header('location', termUrl).header('cache-control', 'no-store').send();
     },
   );
 }
@@ -164,6 +184,7 @@ function sendHtml(reply: FastifyReply, statusCode: number, html: string, csp: st
     .code(statusCode)
     .type('text/html; charset=utf-8')
     .header('content-security-policy', csp)
+    .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')

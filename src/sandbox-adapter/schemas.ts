@@ -23,10 +23,10 @@ const MethodSettings = Type.Object({
   response_timeout: Type.Optional(Type.Number({ minimum: 0, description: 'seconds; default 15' })),
 });
 
+// sign_key and validate_signature are not read: the sandbox verifies X-SIGNATURE and signs its callbacks with its
+// own secret only, never with a key the request names.
 const Settings = Type.Object({
-  sign_key: Type.String({ minLength: 32, maxLength: 32, description: 'exactly 32 characters (spec 2.10)' }),
   sandbox: Type.Optional(Type.Boolean({ description: 'must be true for test cards to work' })),
-  validate_signature: Type.Optional(Type.Boolean()),
   gateway_settings: Type.Optional(
     Type.Object({
       methods: Type.Optional(Type.Object({ pay: Type.Optional(MethodSettings), payout: Type.Optional(MethodSettings) })),
@@ -110,9 +110,7 @@ export const AdapterAnswerSchema = Type.Object({
   gateway_token: Type.Optional(Type.String()),
   amount: Type.Optional(Type.Integer()),
   currency: Type.Optional(Type.String()),
-  redirect_request: Type.Optional(
-    Type.Object({ url: Type.String(), type: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.String())) }),
-  ),
+  redirect_request: Type.Optional(Type.Object({ url: Type.String(), type: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.String())) })),
   requisites: Type.Optional(Type.Record(Type.String(), Type.String())),
   details: Type.Optional(Type.String()),
   error: Type.Optional(Type.String()),

@@ -2,6 +2,7 @@ import { rootCertificates } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Agent, type Dispatcher } from 'undici';
 import { loggerOptions } from '../lib/logger.ts';
+import type { Db } from '../store/database.ts';
 import { sandboxAdapterRoutes } from './routes.ts';
 
 const SERVER_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -11,10 +12,14 @@ export interface SandboxAdapterServerOptions {
   host: string;
   port: number;
   publicBaseUrl: string; // its path becomes the route prefix, e.g. https://localhost:9443/sandbox-adapter
+  allowedOrigin: string; // Payrail's public origin (PAYRAIL_PUBLIC_URL of the business service)
+  secret: string; // shared with the business service (PAYRAIL_SANDBOX_ADAPTER_SECRET)
+  db: Db; // the business service's database: the transactions are shared with its in-process sandbox
   https?: { cert: string; key: string };
   callbackDispatcher?: Dispatcher; // wins over callbackCa
   callbackCa?: readonly string[]; // extra CAs (PEM) to trust for callbacks, e.g. the core's self-signed certificate
   asyncApprovalDelayMs?: number;
+  callbackPollMs?: number;
   logLevel?: string | false; // default 'info'; false turns logging off
 }
 
@@ -24,7 +29,7 @@ export interface RunningSandboxAdapter {
   stop(): Promise<void>;
 }
 
-// Runs the sandbox adapter alone (payrail start --role sandbox-adapter).
+// Runs the sandbox adapter alone (payrail start --role sandbox-adapter). The caller owns the database.
 export async function startSandboxAdapter(options: SandboxAdapterServerOptions): Promise<RunningSandboxAdapter> {
   const prefix = new URL(options.publicBaseUrl).pathname.replace(/\/+$/, '');
   const serverOptions: FastifyServerOptions = {
@@ -42,6 +47,10 @@ export async function startSandboxAdapter(options: SandboxAdapterServerOptions):
     await app.register(sandboxAdapterRoutes, {
       prefix,
       publicBaseUrl: options.publicBaseUrl,
+      allowedOrigin: options.allowedOrigin,
+      secret: options.secret,
+      db: options.db,
+      ...(options.callbackPollMs === undefined ? {} : { callbackPollMs: options.callbackPollMs }),
       ...(callbackDispatcher === undefined ? {} : { callbackDispatcher }),
       ...(options.asyncApprovalDelayMs === undefined ? {} : { asyncApprovalDelayMs: options.asyncApprovalDelayMs }),
     });

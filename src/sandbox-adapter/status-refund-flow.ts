@@ -1,9 +1,10 @@
 import { behaviourOf, newGatewayToken, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import type { RefundBodyInput, StatusBodyInput } from './schemas.ts';
-import type { SandboxTransaction } from './store.ts';
+import { findByPaymentToken, recordRefund, type SandboxTransaction } from './transactions-repo.ts';
 
 export const REFUND_COUNT_MAX = 100;
 const UNKNOWN_TRANSACTION = 'unknown transaction';
+const REFUND_ATTEMPTS_MAX = 3; // a concurrent refund of the same payment may change what is refundable meanwhile
 
 function detailsOf(transaction: SandboxTransaction, reportedStatus: string): string {
   if (transaction.declineReason !== null && reportedStatus === 'declined') return transaction.declineReason;
@@ -12,8 +13,8 @@ function detailsOf(transaction: SandboxTransaction, reportedStatus: string): str
 }
 
 // Section 4 /status. The callback-only card never resolves here: its final status comes by callback alone.
-export function statusFlow(runtime: SandboxRuntime, body: StatusBodyInput): AdapterAnswerBody {
-  const transaction = runtime.store.byPaymentToken(body.payment.token);
+export async function statusFlow(runtime: SandboxRuntime, body: StatusBodyInput): Promise<AdapterAnswerBody> {
+  const transaction = await findByPaymentToken(runtime.db, body.payment.token);
   const gatewayToken = body.payment.gateway_token;
   if (transaction === null) return { result: false, error: UNKNOWN_TRANSACTION };
   if (gatewayToken !== undefined && gatewayToken !== null && gatewayToken !== transaction.gatewayToken) {
@@ -44,16 +45,22 @@ function refundRefusal(transaction: SandboxTransaction | null, amountMinor: numb
 }
 
 // An approved payment is refunded at once, wholly or in part (params.amount); anything else is declined.
-export function refundFlow(runtime: SandboxRuntime, body: RefundBodyInput): AdapterAnswerBody {
-  const transaction = runtime.store.byPaymentToken(body.payment.token);
+// The refund is added in one conditional UPDATE, so refunds through several processes never exceed the amount.
+export async function refundFlow(runtime: SandboxRuntime, body: RefundBodyInput): Promise<AdapterAnswerBody> {
   const requestedMinor = body.params?.amount;
-  const refusal = refundRefusal(transaction, requestedMinor);
   const refundToken = newGatewayToken('sbx_rf');
-  if (transaction === null || refusal !== null) {
-    return { result: true, status: 'declined', gateway_token: refundToken, details: refusal ?? UNKNOWN_TRANSACTION };
+  for (let attempt = 1; ; attempt += 1) {
+    const transaction = await findByPaymentToken(runtime.db, body.payment.token);
+    const refusal = refundRefusal(transaction, requestedMinor);
+    if (transaction === null || refusal !== null) {
+      return { result: true, status: 'declined', gateway_token: refundToken, details: refusal ?? UNKNOWN_TRANSACTION };
+    }
+    const amountMinor = requestedMinor ?? transaction.amountMinor - transaction.refundedMinor;
+    if (await recordRefund(runtime.db, transaction.paymentToken, amountMinor, REFUND_COUNT_MAX)) {
+      return { result: true, status: 'approved', gateway_token: refundToken, amount: amountMinor, currency: transaction.currency };
+    }
+    if (attempt >= REFUND_ATTEMPTS_MAX) {
+      return { result: true, status: 'declined', gateway_token: refundToken, details: 'the payment changed during the refund; try again' };
+    }
   }
-  const amountMinor = requestedMinor ?? transaction.amountMinor - transaction.refundedMinor;
-  transaction.refundedMinor += amountMinor;
-  transaction.refundCount += 1;
-  return { result: true, status: 'approved', gateway_token: refundToken, amount: amountMinor, currency: transaction.currency };
 }

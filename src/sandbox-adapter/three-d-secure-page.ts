@@ -12,9 +12,10 @@ export function escapeHtml(text: string): string {
 }
 
 // form-action must allow the TermUrl origin too: browsers apply it to the redirect that follows the form post.
+// frame-ancestors 'none' (with X-Frame-Options: DENY, routes.ts): no other page may frame the buttons (clickjacking).
 export function threeDSecureCsp(termUrl: string | null): string {
   const termOrigin = termUrl === null ? null : originOf(termUrl);
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${termOrigin === null ? '' : ` ${termOrigin}`}`;
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${termOrigin === null ? '' : ` ${termOrigin}`}; frame-ancestors 'none'`;
 }
 
 function originOf(url: string): string | null {

@@ -1,8 +1,8 @@
 import type { RedirectRequest } from '../contract/adapter-contract.ts';
-import { behaviourOf, finalizeTransaction, type SandboxRuntime } from './runtime.ts';
-import type { SandboxTransaction } from './store.ts';
+import { behaviourOf, isOnAllowedOrigin, type SandboxRuntime } from './runtime.ts';
 import { DECLINE_REASONS } from './test-cards.ts';
 import { renderChallengePage, renderCompletedPage, threeDSecureCsp } from './three-d-secure-page.ts';
+import { findByGatewayToken, finishAuthentication, type SandboxTransaction } from './transactions-repo.ts';
 
 export type ThreeDSecureOutcome = 'success' | 'failure';
 
@@ -24,15 +24,23 @@ export function threeDSecureRedirectOf(runtime: SandboxRuntime, transaction: San
 }
 
 // The transaction behind a 3-D Secure URL, or null when there is none (unknown, or a card without 3-D Secure).
-export function threeDSecureTransaction(runtime: SandboxRuntime, transactionId: string): SandboxTransaction | null {
-  const transaction = runtime.store.byGatewayToken(transactionId);
+export async function threeDSecureTransaction(runtime: SandboxRuntime, transactionId: string): Promise<SandboxTransaction | null> {
+  const transaction = await findByGatewayToken(runtime.db, transactionId);
   if (transaction === null || behaviourOf(transaction)?.firstAnswer !== 'three_d_secure') return null;
   return transaction;
 }
 
+// Where the page sends the customer when authentication is over: the TermUrl recorded at /pay, which /pay only
+// accepted on Payrail's public origin (checked again here), never a URL from the form.
+export function termUrlOf(runtime: SandboxRuntime, transaction: SandboxTransaction): string | null {
+  const url = transaction.processingUrl;
+  return url !== null && isOnAllowedOrigin(runtime, url) ? url : null;
+}
+
 export function threeDSecurePage(runtime: SandboxRuntime, transaction: SandboxTransaction): { html: string; csp: string } {
-  const csp = threeDSecureCsp(transaction.processingUrl);
-  if (transaction.status !== 'pending') return { html: renderCompletedPage(transaction.status, transaction.processingUrl), csp };
+  const termUrl = termUrlOf(runtime, transaction);
+  const csp = threeDSecureCsp(termUrl);
+  if (transaction.status !== 'pending') return { html: renderCompletedPage(transaction.status, termUrl), csp };
   const html = renderChallengePage({
     completeUrl: `${threeDSecurePageUrl(runtime, transaction)}/complete`,
     amountMinor: transaction.amountMinor,
@@ -44,14 +52,12 @@ export function threeDSecurePage(runtime: SandboxRuntime, transaction: SandboxTr
 }
 
 // spec 1: a failed authentication always declines, whatever the card; a success gives the card's own outcome.
-// A second completion (double click, back button) changes nothing: the first one decided.
-export function completeThreeDSecure(runtime: SandboxRuntime, transaction: SandboxTransaction, outcome: ThreeDSecureOutcome): void {
+// A second completion (double click, back button, another process) changes nothing: the first one decided.
+export async function completeThreeDSecure(runtime: SandboxRuntime, transaction: SandboxTransaction, outcome: ThreeDSecureOutcome): Promise<void> {
   const behaviour = behaviourOf(transaction);
   if (behaviour === null || transaction.status !== 'pending') return;
-  const event = { url: `${threeDSecurePageUrl(runtime, transaction)}/complete`, body: { outcome } };
-  if (outcome === 'failure') {
-    finalizeTransaction(runtime, transaction, 'declined', DECLINE_REASONS.threeDSecureFailed, event);
-    return;
-  }
-  finalizeTransaction(runtime, transaction, behaviour.finalStatus, behaviour.declineReason, event);
+  const [status, declineReason] =
+    outcome === 'failure' ? ['declined' as const, DECLINE_REASONS.threeDSecureFailed] : [behaviour.finalStatus, behaviour.declineReason];
+  const finished = await finishAuthentication(runtime.db, transaction.gatewayToken, status, declineReason);
+  if (finished?.callbackDueAt !== null && finished !== null) runtime.kickCallbacks();
 }

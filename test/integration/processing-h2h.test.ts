@@ -4,7 +4,6 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyModernSignature } from '../../src/domain/notification-signature.ts';
 import { encryptMerchantKey, signCallbackJwt } from '../../src/contract/callback-crypto.ts';
-import { sandboxSignKey } from '../../src/flows/gateways.ts';
 import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
@@ -131,7 +130,7 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
 
   describe('provider callbacks', () => {
     const callbackPath = (token: string) => `/callbacks/v2/gateway_callbacks/${token}`;
-    const signKey = () => sandboxSignKey(server.running.app.payrail.masterKey, merchant.id);
+    const signKey = () => server.running.app.payrail.sandboxAdapterSecret;
 
     it('refuses a missing token (401), a bad signature or key (422) and an unknown payment (404)', async () => {
       const pending = (await payWithCard('4000 0000 0000 1001')).body.token as string;

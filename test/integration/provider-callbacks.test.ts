@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { sandboxSignKey } from '../../src/flows/gateways.ts';
 import {
   addGateway,
   callbackMerchant,
@@ -153,7 +152,7 @@ describe.each(engines)('provider callbacks on %s', (engine) => {
       const key = environment === 'sandbox' ? merchant.sandboxKey : merchant.productionKey;
       const created = await server.call('POST', '/api/v1/payments', { key, body: { ...ORDER, callbackUrl: 'https://merchant.example/payrail' } });
       expect(created.body.payment.status).toBe('init');
-      const signKey = environment === 'sandbox' ? sandboxSignKey(server.running.app.payrail.masterKey, merchant.id) : merchant.gateway.signKey;
+      const signKey = environment === 'sandbox' ? server.running.app.payrail.sandboxAdapterSecret : merchant.gateway.signKey;
       const answer = await postCallback(server, created.body.token, await signedCallback(signKey, key, { status: 'approved' }));
       expect(answer.status).toBe(422);
       expect(answer.body.errors[0].message).toMatch(/not sent to a gateway/);

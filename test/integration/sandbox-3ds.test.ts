@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../support/databases.ts';
 import {
   adapterCall,
-  buildSandboxApp,
+  callbacksOf,
   MERCHANT_PRIVATE_KEY,
-  payBody,
-  PROCESSING_URL,
   PUBLIC_BASE_URL,
-  startCallbackReceiver,
+  startSandboxFixture,
   statusBody,
   verifyCallback,
   type CallbackReceiver,
+  type SandboxFixture,
 } from './sandbox-support.ts';
 
+const engines = await testEngines();
 const CARD_3DS_APPROVED = '4000 0000 0000 3220';
 const CARD_3DS_DECLINED = '4000 0000 0000 3006';
 
@@ -20,21 +21,22 @@ function buttonsOf(html: string): string[] {
   return [...html.matchAll(/<button\b[^>]*>([^<]*)<\/button>/g)].map((match) => match[1]!.trim());
 }
 
-describe('sandbox 3-D Secure emulation', () => {
+describe.each(engines)('sandbox 3-D Secure emulation on %s', (engine) => {
+  let sandbox: SandboxFixture;
   let app: FastifyInstance;
   let receiver: CallbackReceiver;
+  let processingUrl: string;
 
   beforeAll(async () => {
-    app = await buildSandboxApp();
-    receiver = await startCallbackReceiver();
+    sandbox = await startSandboxFixture(engine);
+    app = sandbox.app;
+    receiver = sandbox.receiver;
+    processingUrl = sandbox.processingUrl;
   });
-  afterAll(async () => {
-    await app?.close();
-    await receiver?.close();
-  });
+  afterAll(async () => sandbox?.close());
 
   async function startThreeDSecure(card: string, amount = 5000) {
-    const body = payBody({ pan: card, callbackUrl: receiver.url, amount, currency: 'EUR' });
+    const body = sandbox.payBody({ pan: card, callbackUrl: receiver.url, amount, currency: 'EUR' });
     const token = (body['payment'] as { token: string }).token;
     const pay = await adapterCall(app, 'pay', body);
     return { token, pay: pay.answer };
@@ -60,11 +62,11 @@ describe('sandbox 3-D Secure emulation', () => {
     const redirect = pay.redirect_request!;
     expect(redirect.type).toBe('post');
     expect(redirect.url).toBe(`${PUBLIC_BASE_URL}/3ds/${pay.gateway_token}`);
-    expect(redirect.params).toMatchObject({ MD: pay.gateway_token, TermUrl: PROCESSING_URL });
+    expect(redirect.params).toMatchObject({ MD: pay.gateway_token, TermUrl: processingUrl });
     expect(redirect.params!['PaReq']).toMatch(/^[A-Za-z0-9+/=]+$/);
   });
 
-  it('renders the page (GET and the form POST) with exactly two buttons, no script and a strict CSP', async () => {
+  it('renders the page (GET and the form POST) with exactly two buttons, no script, a strict CSP and no framing', async () => {
     const { pay } = await startThreeDSecure(CARD_3DS_APPROVED);
     const path = pathOf(pay.redirect_request!.url);
     const viaGet = await app.inject({ method: 'GET', url: path });
@@ -78,7 +80,10 @@ describe('sandbox 3-D Secure emulation', () => {
     for (const page of [viaGet, viaPost]) {
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://pay.test");
+      expect(page.headers['content-security-policy']).toBe(
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${sandbox.origin}; frame-ancestors 'none'`,
+      );
+      expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.body).toContain('<title>Sandbox 3-D Secure</title>');
       expect(buttonsOf(page.body)).toEqual(['Authentication successful', 'Authentication failed']);
       expect(page.body).not.toMatch(/<script|src=|https?:\/\/(?!adapter\.test)/i);
@@ -95,16 +100,15 @@ describe('sandbox 3-D Secure emulation', () => {
   ])('after $outcome on card $card: 303 to the TermUrl, signed callback $status, /status $status', async ({ card, outcome, status, reason }) => {
     const { token, pay } = await startThreeDSecure(card, 7777);
     const transactionId = pay.gateway_token!;
-    const before = receiver.received.length;
 
     const pendingStatus = await adapterCall(app, 'status', statusBody(token, transactionId));
     expect(pendingStatus.answer).toMatchObject({ result: true, status: 'pending' });
 
     const completed = await complete(transactionId, outcome);
     expect(completed.statusCode).toBe(303);
-    expect(completed.headers.location).toBe(PROCESSING_URL);
+    expect(completed.headers.location).toBe(processingUrl);
 
-    const [callback] = (await receiver.waitForCount(before + 1)).slice(before);
+    const [callback] = await callbacksOf(receiver, transactionId);
     const verified = await verifyCallback(callback!);
     expect(verified.merchantPrivateKey).toBe(MERCHANT_PRIVATE_KEY);
     expect(verified.claims).toMatchObject({ status, amount: 7777, currency: 'EUR', gateway_token: transactionId });
@@ -121,16 +125,15 @@ describe('sandbox 3-D Secure emulation', () => {
 
   it('lets the first completion decide: a second click redirects again without changing the status or calling back twice', async () => {
     const { token, pay } = await startThreeDSecure(CARD_3DS_APPROVED);
-    const before = receiver.received.length;
     expect((await complete(pay.gateway_token!, 'failure')).statusCode).toBe(303);
-    await receiver.waitForCount(before + 1);
+    await callbacksOf(receiver, pay.gateway_token!);
     const second = await complete(pay.gateway_token!, 'success');
     expect(second.statusCode).toBe(303);
-    expect(second.headers.location).toBe(PROCESSING_URL);
+    expect(second.headers.location).toBe(processingUrl);
     const status = await adapterCall(app, 'status', statusBody(token));
     expect(status.answer).toMatchObject({ status: 'declined', details: '3-D Secure authentication failed' });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(receiver.received.length).toBe(before + 1);
+    expect(await callbacksOf(receiver, pay.gateway_token!)).toHaveLength(1);
 
     const page = await app.inject({ method: 'GET', url: `/sandbox-adapter/3ds/${pay.gateway_token}` });
     expect(page.statusCode).toBe(200);
@@ -146,14 +149,14 @@ describe('sandbox 3-D Secure emulation', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'outcome=success&TermUrl=https%3A%2F%2Fevil.test%2F',
     });
-    expect(completed.headers.location).toBe(PROCESSING_URL);
+    expect(completed.headers.location).toBe(processingUrl);
   });
 
   it('answers 404 for an unknown transaction and for a card without 3-D Secure', async () => {
     const unknown = await app.inject({ method: 'GET', url: '/sandbox-adapter/3ds/sbx_unknown' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/^text\/html/);
-    const plain = await adapterCall(app, 'pay', payBody({ pan: '4242 4242 4242 4242' }));
+    const plain = await adapterCall(app, 'pay', sandbox.payBody({ pan: '4242 4242 4242 4242' }));
     expect((await app.inject({ method: 'GET', url: `/sandbox-adapter/3ds/${plain.answer.gateway_token}` })).statusCode).toBe(404);
     expect((await complete(plain.answer.gateway_token!, 'success')).statusCode).toBe(404);
   });

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterCall, buildSandboxApp, payBody, settingsBlock, statusBody, uniqueToken } from './sandbox-support.ts';
+import { testEngines } from '../support/databases.ts';
+import { adapterCall, refundBody, settingsBlock, startSandboxFixture, statusBody, uniqueToken, type SandboxFixture } from './sandbox-support.ts';
+
+const engines = await testEngines();
 
 function payoutBody(card: string | null, overrides: { token?: string; sandbox?: boolean; inParamsPan?: boolean } = {}) {
   const cardFields = card === null ? {} : overrides.inParamsPan === true ? { pan: card } : { card: { pan: card } };
@@ -12,16 +15,14 @@ function payoutBody(card: string | null, overrides: { token?: string; sandbox?: 
   };
 }
 
-function refundBody(token: string, amount?: number) {
-  return { method_name: 'refund', params: amount === undefined ? {} : { amount }, payment: { token }, settings: settingsBlock() };
-}
-
-describe('sandbox adapter: payouts', () => {
+describe.each(engines)('sandbox adapter: payouts on %s', (engine) => {
+  let sandbox: SandboxFixture;
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildSandboxApp();
+    sandbox = await startSandboxFixture(engine);
+    app = sandbox.app;
   });
-  afterAll(async () => app?.close());
+  afterAll(async () => sandbox?.close());
 
   it.each([
     { card: '5555 5555 5555 4444', status: 'approved', details: undefined },
@@ -75,12 +76,15 @@ describe('sandbox adapter: payouts', () => {
   });
 });
 
-describe('sandbox adapter: refunds', () => {
+describe.each(engines)('sandbox adapter: refunds on %s', (engine) => {
+  let sandbox: SandboxFixture;
   let app: FastifyInstance;
+  const payBody: SandboxFixture['payBody'] = (options) => sandbox.payBody(options);
   beforeAll(async () => {
-    app = await buildSandboxApp();
+    sandbox = await startSandboxFixture(engine);
+    app = sandbox.app;
   });
-  afterAll(async () => app?.close());
+  afterAll(async () => sandbox?.close());
 
   async function approvedPayment(amount = 1000): Promise<string> {
     const body = payBody({ pan: '4242 4242 4242 4242', amount });
@@ -121,11 +125,19 @@ describe('sandbox adapter: refunds', () => {
     expect(refund.answer.details).toEqual(expect.any(String));
   });
 
-  it('answers result false for a refund without a sign_key', async () => {
+  it('answers result false for a refund without settings', async () => {
     const token = await approvedPayment();
-    const refund = await adapterCall(app, 'refund', { method_name: 'refund', payment: { token }, settings: {} });
+    const refund = await adapterCall(app, 'refund', { method_name: 'refund', payment: { token } });
     expect(refund.answer.result).toBe(false);
-    expect(refund.answer.error).toContain('sign_key');
+    expect(refund.answer.error).toContain('settings');
+  });
+
+  it('never refunds more than the approved amount, even when refunds race', async () => {
+    const token = await approvedPayment(1000);
+    const refunds = await Promise.all(Array.from({ length: 6 }, () => adapterCall(app, 'refund', refundBody(token, 300))));
+    const approved = refunds.filter((refund) => refund.answer.status === 'approved');
+    expect(approved).toHaveLength(3);
+    expect(refunds.every((refund) => refund.answer.result === true)).toBe(true);
   });
 });
 

@@ -1,15 +1,34 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { loadTls, type TlsMaterial } from '../../src/lib/tls.ts';
+import { loadSandboxAdapterSecret } from '../../src/runtime/secrets.ts';
+import { startSandboxAdapterRole } from '../../src/runtime/start-sandbox-adapter.ts';
 import { Secret } from '../../src/lib/secret.ts';
 import { sendProviderCallback } from '../../src/sandbox-adapter/callback-sender.ts';
 import { startSandboxAdapter } from '../../src/sandbox-adapter/server.ts';
-import { SandboxTransactionStore, type SandboxTransaction } from '../../src/sandbox-adapter/store.ts';
 import { SANDBOX_TEST_CARDS, sandboxScenarioOf } from '../../src/sandbox-adapter/test-cards.ts';
-import { MERCHANT_PRIVATE_KEY, payBody, SIGN_KEY, startCallbackReceiver, verifyCallback, type CallbackReceiver } from './sandbox-support.ts';
+import { maintenance, openTestDatabase, testDatabaseUrl, testEngines } from '../support/databases.ts';
+import { freePort } from '../support/server-harness.ts';
+import {
+  adapterCall,
+  MERCHANT_PRIVATE_KEY,
+  OTHER_KEY,
+  payBodyOn,
+  SANDBOX_SECRET,
+  signatureOf,
+  startCallbackReceiver,
+  startSandboxFixture,
+  statusBody,
+  tokenOfBody,
+  verifyCallback,
+  type CallbackReceiver,
+} from './sandbox-support.ts';
+
+const engines = await testEngines();
 
 describe('sandbox test cards table', () => {
   it('lists every card once, its display being its PAN in groups of four', () => {
@@ -37,60 +56,27 @@ describe('sandbox test cards table', () => {
   });
 });
 
-describe('sandbox transaction store', () => {
-  const transaction = (paymentToken: string, createdAtMs: number): SandboxTransaction => ({
-    paymentToken,
-    gatewayToken: `sbx_${paymentToken}`,
-    operation: 'pay',
-    scenario: 'approved',
-    requestFingerprint: 'fingerprint',
-    amountMinor: 100,
-    currency: 'USD',
-    panMasked: null,
-    processingUrl: null,
-    callbackUrl: null,
-    createdAtMs,
-    status: 'approved',
-    declineReason: null,
-    refundedMinor: 0,
-    refundCount: 0,
-    callbackKeys: null,
-  });
+describe.each(engines)('sandbox transactions in the database on %s', (engine) => {
+  it('forgets a transaction once its TTL has passed, takes its payment token anew, and deletes expired rows', async () => {
+    const sandbox = await startSandboxFixture(engine, { transactionTtlMs: 300 });
+    try {
+      const body = sandbox.payBody({ pan: '4242 4242 4242 4242' });
+      const first = await adapterCall(sandbox.app, 'pay', body);
+      expect((await adapterCall(sandbox.app, 'status', statusBody(tokenOfBody(body)))).answer).toMatchObject({ result: true, status: 'approved' });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await adapterCall(sandbox.app, 'status', statusBody(tokenOfBody(body)))).answer).toMatchObject({ result: false, error: 'unknown transaction' });
 
-  it('evicts the oldest transaction first when full', () => {
-    const store = new SandboxTransactionStore({ entriesMax: 3 });
-    for (const token of ['a', 'b', 'c', 'd']) store.insert(transaction(token, Date.now()));
-    expect(store.size).toBe(3);
-    expect(store.byPaymentToken('a')).toBeNull();
-    expect(store.byGatewayToken('sbx_a')).toBeNull();
-    expect(store.byPaymentToken('d')?.gatewayToken).toBe('sbx_d');
-    expect(store.byGatewayToken('sbx_b')?.paymentToken).toBe('b');
-  });
+      const again = await adapterCall(sandbox.app, 'pay', body);
+      expect(again.answer).toMatchObject({ result: true, status: 'approved' });
+      expect(again.answer.gateway_token).not.toBe(first.answer.gateway_token);
+      expect(await sandbox.rowCount()).toBe(1);
 
-  it('forgets a transaction once its TTL has passed', () => {
-    let nowMs = 1_000_000;
-    const store = new SandboxTransactionStore({ ttlMs: 1000, nowMs: () => nowMs });
-    store.insert(transaction('old', nowMs));
-    nowMs += 600;
-    store.insert(transaction('young', nowMs));
-    nowMs += 500;
-    expect(store.byPaymentToken('old')).toBeNull();
-    expect(store.byGatewayToken('sbx_young')?.paymentToken).toBe('young');
-    nowMs += 600;
-    store.insert(transaction('new', nowMs));
-    expect(store.size).toBe(1);
-  });
-
-  it('refuses a payment token it already holds', () => {
-    const store = new SandboxTransactionStore();
-    store.insert(transaction('same', Date.now()));
-    expect(() => store.insert(transaction('same', Date.now()))).toThrow();
-  });
-
-  it('defaults to 100 000 entries and 24 hours', () => {
-    const store = new SandboxTransactionStore();
-    expect(store.entriesMax).toBe(100_000);
-    expect(store.ttlMs).toBe(24 * 60 * 60 * 1000);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await sandbox.anotherApp(); // a process starting up sweeps expired rows at once
+      await expect.poll(() => sandbox.rowCount(), { timeout: 5000 }).toBe(0);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 
@@ -103,7 +89,7 @@ describe('provider callback sender', () => {
 
   const callbackTo = (callbackUrl: string) => ({
     callbackUrl,
-    signKey: new Secret(SIGN_KEY),
+    signKey: new Secret(SANDBOX_SECRET),
     merchantPrivateKey: new Secret(MERCHANT_PRIVATE_KEY),
     claims: { status: 'declined', amount: 10, currency: 'USD', reason: 'Do not honor', gateway_token: 'sbx_x', logs: [] },
   });
@@ -139,7 +125,7 @@ describe('provider callback sender', () => {
   });
 });
 
-describe('standalone sandbox adapter over HTTPS', () => {
+describe.each(engines)('standalone sandbox adapter over HTTPS on %s', (engine) => {
   let dataDir: string;
   let tls: TlsMaterial;
   beforeAll(async () => {
@@ -148,12 +134,17 @@ describe('standalone sandbox adapter over HTTPS', () => {
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('serves /pay under the publicBaseUrl path and calls back over TLS trusting the given CA', async () => {
+  it('serves signed /pay under the publicBaseUrl path, keeps it in the database and calls back over TLS trusting the given CA', async () => {
     const receiver = await startCallbackReceiver({ cert: tls.cert, key: tls.key });
+    const { database, drop } = await openTestDatabase(engine);
     const running = await startSandboxAdapter({
       host: '127.0.0.1',
       port: 0,
       publicBaseUrl: 'https://localhost/sandbox-adapter',
+      allowedOrigin: receiver.origin,
+      secret: SANDBOX_SECRET,
+      db: database.db,
+      callbackPollMs: 20,
       https: { cert: tls.cert, key: tls.key },
       callbackCa: [tls.cert],
       asyncApprovalDelayMs: 50,
@@ -162,20 +153,105 @@ describe('standalone sandbox adapter over HTTPS', () => {
     const client = new Agent({ connect: { ca: tls.cert } });
     try {
       expect(running.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/sandbox-adapter$/);
-      const response = await request(`${running.url}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payBody({ pan: '4000 0000 0000 1001', callbackUrl: receiver.url })),
-        dispatcher: client,
-      });
+      const call = (text: string, signature: string | null) =>
+        request(`${running.url}/pay`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-signature': signature }) },
+          body: text,
+          dispatcher: client,
+        });
+      const unsigned = await call(JSON.stringify(payBodyOn(receiver.origin, { pan: '4000 0000 0000 1001', callbackUrl: receiver.url })), null);
+      expect(await unsigned.body.json()).toMatchObject({ result: false, error: 'invalid X-SIGNATURE' });
+
+      const text = JSON.stringify(payBodyOn(receiver.origin, { pan: '4000 0000 0000 1001', callbackUrl: receiver.url }));
+      const response = await call(text, signatureOf(text));
       expect(response.statusCode).toBe(200);
       expect(await response.body.json()).toMatchObject({ result: true, status: 'pending' });
       const [callback] = await receiver.waitForCount(1);
       expect((await verifyCallback(callback!)).claims).toMatchObject({ status: 'approved' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.received).toHaveLength(1); // the unsigned call left nothing to call back
     } finally {
       await client.close();
       await running.stop();
       await receiver.close();
+      await drop();
+    }
+  });
+});
+
+describe.each(engines)('payrail start --role sandbox-adapter on %s', (engine) => {
+  it('opens the service database, signs with the shared secret (generated into the data folder when not configured), and stops cleanly', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'payrail-sandbox-role-'));
+    const port = await freePort();
+    const databaseName = `payrail_test_sbx_role_${process.pid}_${Date.now()}`;
+    const environment: Record<string, string> = {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PAYRAIL_DATA_DIR: dataDir,
+      PAYRAIL_LOG_LEVEL: 'silent',
+      PAYRAIL_PUBLIC_URL: 'https://pay.test',
+      PAYRAIL_SANDBOX_ADAPTER_URL: `https://localhost:${port}/sandbox-adapter`,
+    };
+    if (engine === 'postgres') {
+      await maintenance(`create database ${databaseName}`);
+      environment['DATABASE_URL'] = testDatabaseUrl(databaseName);
+      environment['PAYRAIL_SANDBOX_ADAPTER_SECRET'] = SANDBOX_SECRET;
+    }
+    const running = await startSandboxAdapterRole(loadConfig(environment), () => {});
+    const client = new Agent({ connect: { ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') } });
+    try {
+      const keyPath = join(dataDir, 'sandbox-adapter.key');
+      const secret = engine === 'postgres' ? SANDBOX_SECRET : readFileSync(keyPath, 'utf8').trim();
+      if (engine === 'pglite') {
+        expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+        expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      } else {
+        expect(existsSync(keyPath)).toBe(false);
+      }
+      const text = JSON.stringify(payBodyOn('https://pay.test', { pan: '4242 4242 4242 4242' }));
+      const call = async (signature: string) => {
+        const response = await request(`https://localhost:${port}/sandbox-adapter/pay`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-signature': signature },
+          body: text,
+          dispatcher: client,
+        });
+        return (await response.body.json()) as { result: boolean; status?: string; error?: string };
+      };
+      expect(await call(signatureOf(text, OTHER_KEY))).toMatchObject({ result: false, error: 'invalid X-SIGNATURE' });
+      expect(await call(signatureOf(text, secret))).toMatchObject({ result: true, status: 'approved' });
+    } finally {
+      await client.close();
+      await running.stop();
+      if (engine === 'postgres') await maintenance(`drop database if exists ${databaseName} with (force)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the sandbox adapter secret', () => {
+  it('is exactly 32 characters when configured', () => {
+    expect(() => loadConfig({ PAYRAIL_SANDBOX_ADAPTER_SECRET: 'x'.repeat(31) })).toThrow(ConfigError);
+    expect(() => loadConfig({ PAYRAIL_SANDBOX_ADAPTER_SECRET: 'x'.repeat(33) })).toThrow(ConfigError);
+    expect(loadConfig({ PAYRAIL_SANDBOX_ADAPTER_SECRET: SANDBOX_SECRET }).sandboxAdapterSecret).toBe(SANDBOX_SECRET);
+  });
+
+  it('must be configured in production with DATABASE_URL, where every process must share it', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db.invalid/payrail', PAYRAIL_DATA_DIR: '/nonexistent-sandbox-secret-test' };
+    expect(() => loadSandboxAdapterSecret(loadConfig(production))).toThrow(/PAYRAIL_SANDBOX_ADAPTER_SECRET/);
+    expect(loadSandboxAdapterSecret(loadConfig({ ...production, PAYRAIL_SANDBOX_ADAPTER_SECRET: SANDBOX_SECRET }))).toBe(SANDBOX_SECRET);
+  });
+
+  it('is generated once into the data folder otherwise, and read back on the next start', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'payrail-sandbox-secret-'));
+    try {
+      const generated = loadSandboxAdapterSecret(loadConfig({ PAYRAIL_DATA_DIR: dataDir }));
+      expect([...generated]).toHaveLength(32);
+      expect(statSync(join(dataDir, 'sandbox-adapter.key')).mode & 0o777).toBe(0o600);
+      expect(loadSandboxAdapterSecret(loadConfig({ PAYRAIL_DATA_DIR: dataDir }))).toBe(generated);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

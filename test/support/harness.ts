@@ -25,6 +25,7 @@ export interface Harness {
 }
 
 export const PUBLIC_URL = 'https://pay.test';
+export const SANDBOX_ADAPTER_SECRET = 'sandbox-adapter-secret-for-tests'; // exactly 32 characters
 
 // The real app on a real database, driven through inject(): nothing of ours is mocked.
 export async function startHarness(engine: Engine, environment: Record<string, string> = {}): Promise<Harness> {
@@ -40,6 +41,7 @@ export async function startHarness(engine: Engine, environment: Record<string, s
       adminKey,
       currencies: buildCurrencyTable(config.extraCurrencies),
       adapterClient: createAdapterClient(),
+      sandboxAdapterSecret: SANDBOX_ADAPTER_SECRET,
     },
     { logger: false },
   );

@@ -1,0 +1,45 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
+import { Secret } from '../lib/secret.ts';
+
+// Everything the sandbox adapter keys with its own secret (PAYRAIL_SANDBOX_ADAPTER_SECRET or the generated
+// <data dir>/sandbox-adapter.key): the X-SIGNATURE it accepts, the callbacks it signs, the merchant keys it keeps
+// sealed until their callback is sent, and the fingerprints of the requests it has seen.
+
+const DERIVED_KEY_BYTES = 32;
+const SIGNATURE_HEX_LENGTH = 128; // HMAC-SHA512
+const SEALING_INFO = 'payrail sandbox adapter: callback key sealing';
+const FINGERPRINT_INFO = 'payrail sandbox adapter: request fingerprints';
+
+export interface SandboxKeys {
+  readonly secret: Secret; // the sign_key of the built-in sandbox gateway
+  readonly sealingKey: Buffer;
+  readonly fingerprintKey: Buffer;
+}
+
+export function sandboxKeysOf(secret: string): SandboxKeys {
+  if ([...secret].length !== 32) throw new Error('the sandbox adapter secret must be exactly 32 characters');
+  const derive = (info: string) => Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), info, DERIVED_KEY_BYTES));
+  return { secret: new Secret(secret), sealingKey: derive(SEALING_INFO), fingerprintKey: derive(FINGERPRINT_INFO) };
+}
+
+// spec 5.5: X-SIGNATURE = lowercase hex HMAC-SHA512 of the exact body bytes, keyed with the UTF-8 bytes of the key.
+// Always the sandbox's own secret: a key named in the request would let anyone sign.
+export function signatureMatches(keys: SandboxKeys, rawBody: Buffer, header: string | string[] | undefined): boolean {
+  if (typeof header !== 'string' || header.length !== SIGNATURE_HEX_LENGTH) return false;
+  const expected = createHmac('sha512', Buffer.from(keys.secret.reveal(), 'utf8')).update(rawBody).digest('hex');
+  return timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(header.toLowerCase(), 'latin1'));
+}
+
+export function sealCallbackKey(keys: SandboxKeys, merchantPrivateKey: string): string {
+  return encryptWithMasterKey(keys.sealingKey, merchantPrivateKey);
+}
+
+export function unsealCallbackKey(keys: SandboxKeys, sealed: string): Secret {
+  return new Secret(decryptWithMasterKey(keys.sealingKey, sealed));
+}
+
+// Tells a repeated request from a different one on the same payment token; keyed, because its parts hold the PAN.
+export function requestFingerprint(keys: SandboxKeys, parts: readonly unknown[]): string {
+  return createHmac('sha256', keys.fingerprintKey).update(JSON.stringify(parts)).digest('base64url');
+}
