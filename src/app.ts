@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
+import type { Server } from 'node:http';
 import { Agent } from 'undici';
 import { sandboxAdapterRoutes } from './sandbox-adapter/routes.ts';
 import { testCardsRoute } from './sandbox-adapter/test-cards-route.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { gatewayAdminRoutes } from './admin-api/gateways/routes.ts';
 import { merchantAdminRoutes } from './admin-api/merchants/routes.ts';
 import { registerAdminAuth } from './admin-api/auth.ts';
 import type { AppContext } from './app-context.ts';
 import { registerErrorHandling } from './lib/error-handler.ts';
+import { clientAddressBucket, merchantKeyBucket, rateLimitHook, registerRateLimiting } from './lib/rate-limits.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
+import { serverTimeouts } from './lib/server-timeouts.ts';
+import { registerJsonBodyParser } from './lib/json-body-parser.ts';
 import { ApiError } from './lib/errors.ts';
+import { secureContextTrusting } from './lib/trusted-ca.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { registerMerchantAuth } from './merchant-api/auth.ts';
 import { MerchantKeyCache } from './merchant-api/key-cache.ts';
@@ -19,6 +24,7 @@ import { MERCHANT_KEYS_CHANNEL } from './store/merchants-repo.ts';
 import { registerIdempotency } from './merchant-api/idempotency.ts';
 import { providerCallbackRoutes } from './provider-callbacks/routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
+import { selectorRoutes } from './checkout/selector-routes.ts';
 import { paymentRoutes } from './merchant-api/payments/routes.ts';
 import { notificationRoutes } from './merchant-api/payments/notification-routes.ts';
 import { sql } from 'drizzle-orm';
@@ -34,7 +40,9 @@ export interface BuildOptions {
 
 // Builds the whole HTTP surface; never listens (main.ts does), so tests drive it with inject().
 export async function buildApp(context: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const timeouts = serverTimeouts(context.config.requestTimeoutMs);
   const serverOptions: FastifyServerOptions = {
+    ...timeouts.fastify,
     logger: options.logger === false ? false : loggerOptions(context.config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
@@ -45,7 +53,9 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     trustProxy: context.config.trustProxy,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   };
-  const withTls = options.https ? ({ ...serverOptions, https: options.https } as FastifyServerOptions) : serverOptions;
+  const withTls: FastifyServerOptions = options.https
+    ? ({ ...serverOptions, https: { ...options.https, ...timeouts.node } } as FastifyServerOptions)
+    : ({ ...serverOptions, http: timeouts.node } as FastifyHttpOptions<Server>);
   const app = Fastify(withTls) as unknown as FastifyInstance;
   app.decorate('payrail', context);
   const merchantKeyCache = new MerchantKeyCache();
@@ -53,7 +63,11 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   const stopListening = await context.database.listen(MERCHANT_KEYS_CHANNEL, () => merchantKeyCache.clear());
   app.addHook('onClose', async () => stopListening());
   app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
+  registerJsonBodyParser(app); // nesting-depth limit for every route
   registerErrorHandling(app);
+  // HTTPS to the outside: our own TLS, or a TLS-terminating proxy in front (PAYRAIL_TRUST_PROXY).
+  await registerSecurityHeaders(app, { hsts: Boolean(options.https) || context.config.trustProxy });
+  await registerRateLimiting(app);
 
   // A callback-style hook: this runs on every request, and skips a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -78,17 +92,31 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
 
   await app.register(providerCallbackRoutes);
   await app.register(checkoutRoutes);
+  await app.register(selectorRoutes);
   await app.register(testCardsRoute);
   // The sandbox acquirer, mounted in-process; Payrail reaches it over HTTP like any adapter (spec 1).
-  const ownCertAgent = new Agent({ connect: options.https ? { ca: [...rootCertificates, options.https.cert] } : {} });
+  const ownCertAgent = new Agent({ connect: options.https ? { secureContext: secureContextTrusting([options.https.cert]) } : {} });
   app.addHook('onClose', async () => ownCertAgent.close());
+  // Its API answers only calls signed with its own secret; its 3-D Secure page and callbacks lead only to our origin.
   await app.register(sandboxAdapterRoutes, {
     prefix: '/sandbox-adapter',
     publicBaseUrl: `${context.config.publicUrl}/sandbox-adapter`,
+    allowedOrigin: context.config.publicUrl,
+    secret: context.sandboxAdapterSecret,
+    db: context.database.db,
+    callbackPollMs: context.config.workerPollMs,
     callbackDispatcher: ownCertAgent,
   });
 
+  const limits = context.config.rateLimits;
   await app.register(async (merchantScope) => {
+    merchantScope.addHook(
+      'onRequest',
+      rateLimitHook(merchantScope, [
+        { name: 'IP address', max: limits.merchantIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket },
+        { name: 'merchant key', max: limits.merchantKeyMax, windowMs: limits.windowMs, bucketOf: merchantKeyBucket },
+      ]),
+    );
     registerMerchantAuth(merchantScope);
     registerIdempotency(merchantScope);
     await merchantScope.register(paymentRoutes);
@@ -97,6 +125,10 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
 
   await app.register(
     async (adminScope) => {
+      adminScope.addHook(
+        'onRequest',
+        rateLimitHook(adminScope, [{ name: 'IP address', max: limits.adminIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]),
+      );
       registerAdminAuth(adminScope);
       await adminScope.register(merchantAdminRoutes);
       await adminScope.register(gatewayAdminRoutes);
@@ -124,6 +156,9 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // Swagger UI's own policy over the strict JSON one; React sets inline styles, it runs no inline script.
+  const docsCsp =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

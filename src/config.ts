@@ -26,11 +26,18 @@ export const ConfigEnv = Type.Object({
   PAYRAIL_DEMO_MERCHANT: Type.Boolean({ default: true }),
   PAYRAIL_PAYMENT_EXPIRY_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 30 }),
   PAYRAIL_SANDBOX_ADAPTER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  PAYRAIL_SANDBOX_ADAPTER_SECRET: Type.Optional(Type.String({ minLength: 32, maxLength: 32, description: 'signs what the core and the sandbox adapter send each other' })),
   PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 120, default: 15 }),
   PAYRAIL_SANDBOX_FINAL_WAITING_S: Type.Integer({ minimum: 0, maximum: 3600, default: 15 }),
   PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', maxLength: 1000, description: 'checked by parseTimeRatesText' }),
   PAYRAIL_ALLOW_PRIVATE_CALLBACKS: Type.Optional(Type.Boolean()), // default: see allowPrivateCallbacksByDefault
   PAYRAIL_WORKER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+  PAYRAIL_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 30_000, default: 30_000, description: 'time to receive headers and body' }),
+  PAYRAIL_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 60_000 }),
+  PAYRAIL_RATE_LIMIT_MERCHANT_KEY_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 6000, description: 'per window; 0: no limit' }),
+  PAYRAIL_RATE_LIMIT_MERCHANT_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 12_000 }),
+  PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 600 }),
+  PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 30 }),
 });
 
 type ConfigEnvValues = Static<typeof ConfigEnv>;
@@ -54,11 +61,20 @@ export interface Config {
   demoMerchant: boolean;
   paymentExpiryMinutes: number;
   sandboxAdapterUrl: string;
+  sandboxAdapterSecret: string | null; // null: generated into <data dir>/sandbox-adapter.key
   sandboxResponseTimeoutS: number;
   sandboxFinalWaitingS: number;
   sandboxStatusRates: Record<string, number>;
   allowPrivateCallbacks: boolean;
   workerPollMs: number;
+  requestTimeoutMs: number; // receiving one request's headers and body; not the time to answer it
+  rateLimits: {
+    windowMs: number;
+    merchantKeyMax: number; // requests per window; 0: no limit
+    merchantIpMax: number;
+    adminIpMax: number;
+    checkoutPostIpMax: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -105,11 +121,20 @@ function toConfig(env: ConfigEnvValues): Config {
     demoMerchant: env.PAYRAIL_DEMO_MERCHANT,
     paymentExpiryMinutes: env.PAYRAIL_PAYMENT_EXPIRY_MINUTES,
     sandboxAdapterUrl: env.PAYRAIL_SANDBOX_ADAPTER_URL ?? `${publicUrl}/sandbox-adapter`,
+    sandboxAdapterSecret: env.PAYRAIL_SANDBOX_ADAPTER_SECRET ?? null,
     sandboxResponseTimeoutS: env.PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S,
     sandboxFinalWaitingS: env.PAYRAIL_SANDBOX_FINAL_WAITING_S,
     sandboxStatusRates: sandboxStatusRates(env.PAYRAIL_SANDBOX_STATUS_RATES),
     allowPrivateCallbacks: env.PAYRAIL_ALLOW_PRIVATE_CALLBACKS ?? allowPrivateCallbacksByDefault(env),
     workerPollMs: env.PAYRAIL_WORKER_POLL_MS,
+    requestTimeoutMs: env.PAYRAIL_REQUEST_TIMEOUT_MS,
+    rateLimits: {
+      windowMs: env.PAYRAIL_RATE_LIMIT_WINDOW_MS,
+      merchantKeyMax: env.PAYRAIL_RATE_LIMIT_MERCHANT_KEY_MAX,
+      merchantIpMax: env.PAYRAIL_RATE_LIMIT_MERCHANT_IP_MAX,
+      adminIpMax: env.PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX,
+      checkoutPostIpMax: env.PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX,
+    },
   };
 }
 
