@@ -1,6 +1,7 @@
 import formBody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { currencyExponent } from '../domain/currencies.ts';
 import type { PaymentStatus } from '../domain/payment-status.ts';
 import { processPayment } from '../flows/process-payment.ts';
@@ -30,10 +31,11 @@ import { checkoutJson, wantsJson } from './json-view.ts';
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
 const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 5 })) });
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
-type TokenRequest = { Params: Static<typeof TokenParams>; Querystring: Static<typeof LocaleQuery> };
+const AssetParams = Type.Object({ name: Type.String({ maxLength: 64 }) });
 
 // The hosted payment page (spec 1, 6.3): card form → adapter /pay → 3-D Secure or waiting → the merchant's URLs.
 export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
   const context = app.payrail;
   const deps = { context, adapterClient: context.adapterClient };
@@ -78,21 +80,22 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     return send(reply, renderResultPage({ locale, status, product: payment.product, amountText: amountText(payment, locale), reason: payment.declineReason }));
   };
 
-  app.get<TokenRequest>('/checkout/:token', { schema }, async (request, reply) => {
+  routes.get('/checkout/:token', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
     const locale = normalizeLocale(request.query.locale ?? payment.locale);
     if (wantsJson(request.headers.accept, payment)) return reply.send(await checkoutJson(deps, payment, request.ip));
     return showState(reply, payment, locale);
   });
 
-  app.post<TokenRequest & { Body: Record<string, unknown> }>('/checkout/:token', { schema, onRequest: formPostLimit }, async (request, reply) => {
+  routes.post('/checkout/:token', { schema, onRequest: formPostLimit }, async (request, reply) => {
     const payment = await load(request.params.token);
     const locale = normalizeLocale(request.query.locale ?? payment.locale);
     if (payment.status !== 'init') return reply.redirect(urls(payment.token).back, 303);
-    const parsed = parseCardForm(request.body ?? {});
+    const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
+    const parsed = parseCardForm(form);
     if ('invalidFields' in parsed) {
       const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field) }));
-      const typed = (name: string) => (typeof request.body?.[name] === 'string' ? (request.body[name] as string) : '');
+      const typed = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalOfDisabledMerchant);
@@ -109,16 +112,16 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     const payment = await load(request.params.token);
     return showState(reply, payment, normalizeLocale(request.query.locale ?? payment.locale), true);
   };
-  app.get<TokenRequest>('/checkout/:token/return', { schema }, landing);
-  app.post<TokenRequest>('/checkout/:token/return', { schema }, landing);
+  routes.get('/checkout/:token/return', { schema }, landing);
+  routes.post('/checkout/:token/return', { schema }, landing);
 
-  app.get<TokenRequest>('/checkout/:token/status', { schema }, async (request) => {
+  routes.get('/checkout/:token/status', { schema }, async (request) => {
     const payment = await load(request.params.token);
     const settled = isSettled(payment);
     return { status: payment.status, final: settled, redirectUrl: settled ? (merchantDestination(payment) ?? urls(payment.token).back) : null };
   });
 
-  app.get<{ Params: { name: string } }>('/checkout/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+  routes.get('/checkout/assets/:name', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
     if (!isCheckoutAssetName(request.params.name)) throw new ApiError('not_found', 404, 'no such asset');
     const asset = readCheckoutAsset(request.params.name);
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();

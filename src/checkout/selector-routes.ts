@@ -1,5 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { currencyExponent } from '../domain/currencies.ts';
 import { providerChoicePath } from '../domain/selector-urls.ts';
 import { chooseProvider, providerChoicesFor } from '../flows/provider-selection.ts';
@@ -12,16 +13,16 @@ import { renderSelectorPage, renderUnknownPaymentPage } from './selector-page.ts
 const SelectorParams = Type.Object({ token: Type.String({ maxLength: 128 }) });
 const ChoiceParams = Type.Object({ token: Type.String({ maxLength: 128 }), alias: Type.String({ maxLength: 128 }) });
 const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 5 })) });
-type LocaleQueryValues = Static<typeof LocaleQuery>;
 
 // spec 2.2 selectorUrl: the customer picks the gateway; with a single one the page forwards at once.
 export async function selectorRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const context = app.payrail;
   const paymentPage = (token: string, locale: CheckoutLocale) => `/checkout/${token}?locale=${locale}`;
   const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
     reply.code(statusCode).header('content-security-policy', page.csp).header('x-frame-options', 'DENY').type('text/html; charset=utf-8').send(page.html);
 
-  app.get<{ Params: Static<typeof SelectorParams>; Querystring: LocaleQueryValues }>(
+  routes.get(
     '/checkout/:token/select',
     { schema: { hide: true, params: SelectorParams, querystring: LocaleQuery } },
     async (request, reply) => {
@@ -45,7 +46,7 @@ export async function selectorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: Static<typeof ChoiceParams>; Querystring: LocaleQueryValues }>(
+  routes.get(
     '/checkout/:token/via/:alias',
     { schema: { hide: true, params: ChoiceParams, querystring: LocaleQuery } },
     async (request, reply) => {

@@ -1,5 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { receiveProviderCallback } from '../flows/receive-provider-callback.ts';
 import { bearerToken } from '../lib/bearer.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -9,7 +10,8 @@ const CallbackReply = Type.Object({ success: Type.Literal(true), applied: Type.B
 
 // spec 5.6 and 6.2: POST /callbacks/v2/gateway_callbacks/<token> with Authorization: Bearer <JWT>.
 export async function providerCallbackRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Params: Static<typeof CallbackParams> }>(
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  routes.post(
     '/callbacks/v2/gateway_callbacks/:token',
     {
       schema: {

@@ -1,5 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { notificationAttemptsOf, resendNotification } from '../../flows/notifications.ts';
 import { TokenParams } from './responses.ts';
 
@@ -24,9 +25,10 @@ const NotificationList = Type.Object({
 const ResendReply = Type.Object({ success: Type.Literal(true), errors: Type.Array(Type.Unknown(), { maxItems: 0 }), event_id: Type.String() });
 
 export async function notificationRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const db = app.payrail.database.db;
 
-  app.get<{ Params: Static<typeof TokenParams> }>(
+  routes.get(
     '/api/v1/payments/:token/notifications',
     { schema: { summary: 'Delivery attempts of the final-status notification to callbackUrl', tags, security, params: TokenParams, response: { 200: NotificationList } } },
     async (request) => {
@@ -47,7 +49,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: Static<typeof TokenParams> }>(
+  routes.post(
     '/api/v1/payments/:token/notifications/resend',
     { schema: { summary: 'Send the final-status notification again', tags, security, params: TokenParams, response: { 200: ResendReply } } },
     async (request) => {
