@@ -36,7 +36,9 @@ function summarize(profile: CpuProfile, mode: 'self' | 'total'): Map<string, num
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  profile.samples.forEach((id, index) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
   const sums = new Map<string, number>();
   for (const [id, microseconds] of selfUs) {
     if (mode === 'self') {

@@ -26,7 +26,7 @@ export function adminClient(config: Config, baseUrl: string): AdminClient {
   return {
     async call(method, path, body) {
       const url = `${baseUrl.replace(/\/$/, '')}/api/admin/v1${path}`;
-      let response;
+      let response: Awaited<ReturnType<typeof request>>;
       try {
         response = await request(url, {
           method,

@@ -36,16 +36,16 @@ export function requisitesForType(
   mapped: Record<string, unknown> | null,
   requisiteType: RequisiteType | null,
 ): Record<string, Record<string, unknown>> {
-  const valueOf = (key: string): unknown => presentOrNull(mapped === null ? undefined : ownValue(mapped, key));
+  const requisite = (key: string): unknown => presentOrNull(mapped === null ? undefined : ownValue(mapped, key));
   switch (requisiteType) {
     case 'card':
-      return { card: { name: valueOf('name'), bank: valueOf('bank'), pan: valueOf('pan') } };
+      return { card: { name: requisite('name'), bank: requisite('bank'), pan: requisite('pan') } };
     case 'sbp':
-      return { sbp: { name: valueOf('name'), bank: valueOf('bank'), phone: valueOf('phone') } };
+      return { sbp: { name: requisite('name'), bank: requisite('bank'), phone: requisite('phone') } };
     case 'link':
-      return { link: { url: valueOf('link') } };
+      return { link: { url: requisite('link') } };
     case 'account':
-      return { account: { number: valueOf('account'), name: valueOf('name'), bank: valueOf('bank') } };
+      return { account: { number: requisite('account'), name: requisite('name'), bank: requisite('bank') } };
     case null:
       return {};
   }

@@ -35,7 +35,7 @@ describe.each(engines)('admin API on %s', (engine) => {
     expect(fetched.json().merchant).toMatchObject({ id, name: 'Acme', status: 'active' });
     expect(fetched.body).not.toContain(sandboxKey);
     expect(fetched.json().merchant.keys.map((key: { prefix: string }) => key.prefix)).toEqual(
-      expect.arrayContaining([sandboxKey.slice(0, 15) + '…']),
+      expect.arrayContaining([`${sandboxKey.slice(0, 15)}…`]),
     );
   });
 

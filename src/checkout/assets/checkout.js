@@ -1,7 +1,7 @@
 // Payrail hosted checkout. Plain ES2020, no build, loaded with defer on every checkout page.
 // Every rule and message comes from data- attributes the server rendered, so this file holds no
 // copy of a validation rule and no text of its own.
-'use strict';
+
 
 (function checkout() {
   const POLL_INTERVAL_MS = 1500;
@@ -41,10 +41,10 @@
 
   function formatExpires(value, inserting) {
     let digits = value.replace(/\D/g, '').slice(0, EXPIRES_DIGITS_MAX);
-    if (digits.length === 1 && inserting && digits > '1') digits = '0' + digits; // "3" → "03/"
-    if (digits.length > 2) return digits.slice(0, 2) + '/' + digits.slice(2);
+    if (digits.length === 1 && inserting && digits > '1') digits = `0${digits}`; // "3" → "03/"
+    if (digits.length > 2) return `${digits.slice(0, 2)}/${digits.slice(2)}`;
     // The slash is added only while typing forward, so Backspace can remove it.
-    if (digits.length === 2 && inserting) return digits + '/';
+    if (digits.length === 2 && inserting) return `${digits}/`;
     return digits;
   }
 
@@ -61,20 +61,20 @@
     const expires = form.querySelector('#expires');
     const cvv = form.querySelector('#cvv');
     if (pan) {
-      pan.addEventListener('input', function () { reformat(pan, formatPan); });
+      pan.addEventListener('input', () => { reformat(pan, formatPan); });
       // Backspace just after a group space deletes the digit before it, not the space alone.
-      pan.addEventListener('keydown', function (event) {
+      pan.addEventListener('keydown', (event) => {
         const start = pan.selectionStart;
         if (event.key !== 'Backspace' || start === null || start !== pan.selectionEnd) return;
         if (start > 0 && pan.value.charAt(start - 1) === ' ') pan.setSelectionRange(start - 1, start - 1);
       });
     }
     if (expires) {
-      expires.addEventListener('input', function (event) {
-        reformat(expires, function (value) { return formatExpires(value, isInserting(event)); });
+      expires.addEventListener('input', (event) => {
+        reformat(expires, (value) => formatExpires(value, isInserting(event)));
       });
     }
-    if (cvv) cvv.addEventListener('input', function () { reformat(cvv, formatCvv); });
+    if (cvv) cvv.addEventListener('input', () => { reformat(cvv, formatCvv); });
   }
 
   // ---- (2) validation on submit --------------------------------------------------------------
@@ -91,7 +91,7 @@
   }
 
   function showFieldError(form, input, message) {
-    const errorArea = form.querySelector('[data-error-for="' + input.id + '"]');
+    const errorArea = form.querySelector(`[data-error-for="${input.id}"]`);
     if (errorArea) errorArea.textContent = message || '';
     const field = input.closest('.field');
     if (field) field.classList.toggle('field-invalid', Boolean(message));
@@ -112,18 +112,18 @@
   function setUpValidation(form) {
     const inputs = Array.from(form.querySelectorAll('input[data-message]'));
     const button = form.querySelector('#pay');
-    inputs.forEach(function (input) {
-      input.addEventListener('input', function () {
+    inputs.forEach((input) => {
+      input.addEventListener('input', () => {
         if (input.getAttribute('aria-invalid') === 'true' && fieldProblem(input) === null) showFieldError(form, input, null);
       });
     });
-    form.addEventListener('submit', function (event) {
+    form.addEventListener('submit', (event) => {
       if (form.getAttribute('data-submitting') === 'true') {
         event.preventDefault();
         return;
       }
       let firstInvalid = null;
-      inputs.forEach(function (input) {
+      inputs.forEach((input) => {
         const message = fieldProblem(input);
         showFieldError(form, input, message);
         if (message !== null && firstInvalid === null) firstInvalid = input;
@@ -142,7 +142,7 @@
       }
     });
     // Coming back through the history cache must not leave a dead button.
-    window.addEventListener('pageshow', function (event) {
+    window.addEventListener('pageshow', (event) => {
       if (!event.persisted || !button) return;
       form.removeAttribute('data-submitting');
       button.disabled = false;
@@ -170,7 +170,7 @@
     try {
       const protocol = new URL(url, window.location.href).protocol;
       return protocol === 'https:' || protocol === 'http:';
-    } catch (error) {
+    } catch (_error) {
       return false;
     }
   }
@@ -193,7 +193,7 @@
     }
 
     function settle(status) {
-      if (!status || status.final !== true) return false;
+      if (status?.final !== true) return false;
       if (typeof status.redirectUrl === 'string' && status.redirectUrl !== '' && isNavigable(status.redirectUrl)) {
         window.location.assign(status.redirectUrl);
       } else {
@@ -204,9 +204,9 @@
 
     function poll() {
       fetch(statusUrl, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
-        .then(function (response) { return response.ok ? response.json() : null; })
-        .catch(function () { return null; }) // a network blip is one missed poll, not the end
-        .then(function (status) { if (!settle(status)) schedule(); });
+        .then((response) => response.ok ? response.json() : null)
+        .catch(() => null) // a network blip is one missed poll, not the end
+        .then((status) => { if (!settle(status)) schedule(); });
     }
 
     schedule();
