@@ -1,7 +1,7 @@
 // Payrail hosted checkout. Plain ES2020, no build, loaded with defer on every checkout page.
 // Every rule and message comes from data- attributes the server rendered, so this file holds no
 // copy of a validation rule and no text of its own.
-
+'use strict';
 
 (function checkout() {
   const POLL_INTERVAL_MS = 1500;
