@@ -1,8 +1,16 @@
 import { ApiError } from '../lib/errors.ts';
 import type { Db } from '../store/database.ts';
-import { findPaymentByToken, listPayments, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
+import { findPaymentByToken, listPayments, type MerchantScope, type PaymentListPosition, type PaymentRow } from '../store/payments-repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+// Above this many matching rows the list reports the bound with totalCountExact: false.
+export const LIST_COUNT_EXACT_MAX_ROWS = 1_000;
+// page × perPage may reach this far; deeper walks follow nextCursor (keyset), never OFFSET.
+export const LIST_PAGE_DEPTH_MAX_ROWS = 10_000;
+// PostgreSQL timestamps have no year 0 and JavaScript writes years past 9999 in a form it rejects:
+// a day bound outside years 1..9999 is the same as no bound at that end.
+const EARLIEST_DAY = new Date('0001-01-01T00:00:00.000Z');
+const AFTER_LATEST_DAY = new Date('9999-12-31T00:00:00.000Z').getTime() + DAY_MS;
 
 export async function getPayment(db: Db, scope: MerchantScope, token: string): Promise<PaymentRow> {
   // Another merchant's or environment's payment is indistinguishable from a missing one.
@@ -18,26 +26,72 @@ export interface PaymentListQuery {
   perPage: number;
   operationType: 'pays' | 'payouts' | 'all';
   orderNumber: string | null;
+  cursor: string | null; // a nextCursor of an earlier answer
 }
 
-export async function findPayments(db: Db, scope: MerchantScope, query: PaymentListQuery) {
-  const createdFrom = query.dateFrom ? parseDay(query.dateFrom, 'dateFrom') : null;
-  const createdBefore = query.dateTo ? new Date(parseDay(query.dateTo, 'dateTo').getTime() + DAY_MS) : null;
-  if (createdFrom && createdBefore && createdFrom >= createdBefore) {
-    throw new ApiError('invalid_field', 422, 'dateFrom must not be after dateTo', [
-      { code: 'invalid_field', field: 'dateFrom', message: 'must not be after dateTo' },
+export interface PaymentListResult {
+  rows: PaymentRow[];
+  total: number;
+  totalExact: boolean;
+  page: number;
+  perPage: number;
+  pageCount: number;
+  nextCursor: string | null;
+}
+
+export async function findPayments(db: Db, scope: MerchantScope, query: PaymentListQuery): Promise<PaymentListResult> {
+  const { createdFrom, createdBefore } = dayRange(query.dateFrom, query.dateTo);
+  assertPageDepth(query);
+  const after = query.cursor === null ? null : decodeCursor(query.cursor);
+  if (after && query.page !== 1) {
+    throw new ApiError('invalid_field', 422, 'page and cursor cannot be combined', [
+      { code: 'invalid_field', field: 'page', message: 'must be 1 (or absent) with a cursor: the cursor already says where the page starts' },
     ]);
   }
   const operationType = query.operationType === 'pays' ? 'pay' : query.operationType === 'payouts' ? 'payout' : null;
-  const { rows, total } = await listPayments(db, scope, {
+  const found = await listPayments(db, scope, {
     createdFrom,
     createdBefore,
     operationType,
     orderNumber: query.orderNumber,
+    after,
     limit: query.perPage,
     offset: (query.page - 1) * query.perPage,
+    countMaxRows: LIST_COUNT_EXACT_MAX_ROWS,
   });
-  return { rows, total, page: query.page, perPage: query.perPage, pageCount: Math.ceil(total / query.perPage) };
+  const totalExact = found.total <= LIST_COUNT_EXACT_MAX_ROWS;
+  // Past the bound, the page itself may prove more rows (page 100 of 20 shows rows 1981..2000).
+  const provenRows = (query.page - 1) * query.perPage + found.rows.length + (found.next ? 1 : 0);
+  const total = totalExact ? found.total : Math.max(LIST_COUNT_EXACT_MAX_ROWS, provenRows);
+  return {
+    rows: found.rows,
+    total,
+    totalExact,
+    page: query.page,
+    perPage: query.perPage,
+    pageCount: Math.ceil(total / query.perPage),
+    nextCursor: found.next && encodeCursor(found.next),
+  };
+}
+
+function assertPageDepth(query: PaymentListQuery): void {
+  if (query.page * query.perPage <= LIST_PAGE_DEPTH_MAX_ROWS) return;
+  const message = `page × perPage may not pass ${LIST_PAGE_DEPTH_MAX_ROWS} rows; to go deeper, send the nextCursor of the previous page as cursor`;
+  throw new ApiError('page_too_deep', 422, message, [{ code: 'page_too_deep', field: 'page', message }]);
+}
+
+function dayRange(dateFrom: string | null, dateTo: string | null): { createdFrom: Date | null; createdBefore: Date | null } {
+  const from = dateFrom ? parseDay(dateFrom, 'dateFrom') : null;
+  const before = dateTo ? new Date(parseDay(dateTo, 'dateTo').getTime() + DAY_MS) : null;
+  if (from && before && from >= before) {
+    throw new ApiError('invalid_field', 422, 'dateFrom must not be after dateTo', [
+      { code: 'invalid_field', field: 'dateFrom', message: 'must not be after dateTo' },
+    ]);
+  }
+  return {
+    createdFrom: from && from > EARLIEST_DAY ? from : null,
+    createdBefore: before === null || before.getTime() >= AFTER_LATEST_DAY ? null : before < EARLIEST_DAY ? EARLIEST_DAY : before,
+  };
 }
 
 function parseDay(text: string, field: string): Date {
@@ -48,4 +102,28 @@ function parseDay(text: string, field: string): Date {
     ]);
   }
   return day;
+}
+
+// The cursor is opaque to clients: base64url of "<created_at with microseconds> <id>" of the last row shown.
+const CURSOR_TEXT_PATTERN = /^((?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})(\d{3})Z ([1-9]\d{0,15})$/;
+const BASE64URL_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+function encodeCursor(position: PaymentListPosition): string {
+  return Buffer.from(`${position.createdAt} ${position.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): PaymentListPosition {
+  const text = BASE64URL_PATTERN.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
+  const match = CURSOR_TEXT_PATTERN.exec(text);
+  if (match) {
+    const [, milliseconds = '', microseconds = '', idText = ''] = match;
+    const position = { createdAt: `${milliseconds}${microseconds}Z`, id: Number(idText) };
+    const instant = new Date(`${milliseconds}Z`);
+    const realInstant = !Number.isNaN(instant.getTime()) && instant.toISOString() === `${milliseconds}Z`;
+    // Re-encoding must give the same text: one cursor per position, however base64url could spell it.
+    if (realInstant && Number.isSafeInteger(position.id) && encodeCursor(position) === cursor) return position;
+  }
+  throw new ApiError('invalid_cursor', 422, 'cursor is not a nextCursor this API gave', [
+    { code: 'invalid_cursor', field: 'cursor', message: 'must be a nextCursor from an earlier answer, unchanged' },
+  ]);
 }

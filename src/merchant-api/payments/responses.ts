@@ -1,4 +1,6 @@
 import Type from 'typebox';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
+import { LIST_COUNT_EXACT_MAX_ROWS, LIST_PAGE_DEPTH_MAX_ROWS } from '../../flows/find-payments.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
@@ -127,22 +129,45 @@ export const PaymentListEnvelope = Type.Object({
   success: Type.Literal(true),
   errors: EmptyErrors,
   status: Type.Integer(),
-  totalCount: Type.Integer(),
-  curentPage: Type.Integer({ description: 'spelled so, as in the spec' }),
+  totalCount: Type.Integer({
+    description: `payments matching the filters (a cursor aside), counted exactly up to ${LIST_COUNT_EXACT_MAX_ROWS}; above that totalCountExact is false and it is a lower bound: ${LIST_COUNT_EXACT_MAX_ROWS}, or more when the page shows rows further down`,
+  }),
+  totalCountExact: Type.Boolean({
+    description: `false when more than ${LIST_COUNT_EXACT_MAX_ROWS} payments match: totalCount and totalPage are then lower bounds ("at least")`,
+  }),
+  curentPage: Type.Integer({ description: 'spelled so, as in the spec; 1 on a page read with a cursor' }),
   perPage: Type.Integer(),
-  totalPage: Type.Integer(),
+  totalPage: Type.Integer({ description: 'ceil(totalCount / perPage): a lower bound when totalCountExact is false' }),
+  nextCursor: Nullable(
+    Type.String({ description: 'send it as cursor (with the same filters) for the page after this one; null on the last page' }),
+  ),
   payments: Type.Array(PaymentListItem),
 });
+
+const CURSOR_LENGTH_MAX = 128;
+// Stored order numbers hold no control characters (the create schema refuses them), and PostgreSQL text refuses NUL.
+const OrderNumberFilter = Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL_CHARACTERS_PATTERN });
 
 export const PaymentListQuery = Type.Object(
   {
     dateFrom: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive (UTC)' })),
     dateTo: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive (UTC)' })),
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    page: Type.Integer({
+      minimum: 1,
+      default: 1,
+      description: `page × perPage may reach ${LIST_PAGE_DEPTH_MAX_ROWS} rows (deeper: 422 page_too_deep); walk further with cursor`,
+    }),
     perPage: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
     operationType: Type.Union([Type.Literal('pays'), Type.Literal('payouts'), Type.Literal('all')], { default: 'all' }),
-    orderNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    orderNumber: Type.Optional(OrderNumberFilter),
+    order_number: Type.Optional(OrderNumberFilter),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: CURSOR_LENGTH_MAX,
+        description: 'the nextCursor of the previous page: the rows after it, with no depth limit (page must be 1)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -4,8 +4,8 @@ import { createPayment } from '../../flows/create-payment.ts';
 import { findPayments } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { bearerToken } from '../../lib/bearer.ts';
-import { resolveGateway, SANDBOX_GATEWAY_ALIAS } from '../../flows/gateways.ts';
-import { processPayment } from '../../flows/process-payment.ts';
+import { processingUrlKey } from '../../flows/provider-selection.ts';
+import { payHostToHost } from '../../flows/process-payment.ts';
 import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
 import { getPaymentDetail } from '../../flows/payment-detail.ts';
 import type { CreatePaymentRequest } from '../../domain/payment-request.ts';
@@ -19,6 +19,7 @@ import {
 } from './responses.ts';
 import { CreatePaymentBody } from './schemas.ts';
 import { createPaymentValidator } from './validate-create.ts';
+import { commitIdempotentRequest } from '../idempotency.ts';
 
 const security = [{ merchantKey: [] }];
 
@@ -45,17 +46,22 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const merchant = request.merchant!;
       const body = request.body as CreatePaymentRequest;
-      if (merchant.environment === 'production' && !config.allowPrivateCallbacks) await assertPublicCallbackUrl(body.callbackUrl);
-      if (body.card) await resolveGateway(app.payrail, merchant.merchantId, merchant.environment); // no gateway: 422 before anything is stored
-      const created = await createPayment(app.payrail.database.db, merchant, body, {
-        defaultExpiryMinutes: config.paymentExpiryMinutes,
-      });
-      const providerName = merchant.environment === 'sandbox' ? SANDBOX_GATEWAY_ALIAS : 'default';
-      if (!body.card) return presentCreated(config.publicUrl, created, providerName);
-      // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
-      const ref = { id: created.id, merchantId: merchant.merchantId, environment: merchant.environment, merchantKey: bearerToken(request) ?? undefined };
-      const processed = await processPayment({ context: app.payrail, adapterClient: app.payrail.adapterClient }, ref, body.card, { ip: request.ip });
-      return presentCreated(config.publicUrl, processed, processed.gatewayAlias ?? providerName);
+      if (!config.allowPrivateCallbacks) await assertPublicCallbackUrl(body.callbackUrl); // sandbox and production alike
+      const options = { defaultExpiryMinutes: config.paymentExpiryMinutes };
+      // the payment exists: this key's outcome is stored from here on, never released
+      const afterStored = () => commitIdempotentRequest(request);
+      if (body.card) {
+        // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
+        // No gateway: 422 before anything is stored.
+        const processed = await payHostToHost(
+          { context: app.payrail, adapterClient: app.payrail.adapterClient },
+          { scope: merchant, request: body, card: body.card, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, afterStored },
+        );
+        return presentCreated(config.publicUrl, processed, processed.gatewayAlias);
+      }
+      const created = await createPayment(app.payrail.database.db, merchant, body, options);
+      await afterStored();
+      return presentCreated(config.publicUrl, created, await processingUrlKey(app.payrail, merchant, created));
     },
   );
 
@@ -84,15 +90,18 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
         perPage: query.perPage,
         operationType: query.operationType,
         orderNumber: query.orderNumber ?? query.order_number ?? null,
+        cursor: query.cursor ?? null,
       });
       return {
         success: true as const,
         errors: [],
         status: 200,
         totalCount: found.total,
+        totalCountExact: found.totalExact,
         curentPage: found.page,
         perPage: found.perPage,
         totalPage: found.pageCount,
+        nextCursor: found.nextCursor,
         payments: found.rows.map(presentListItem),
       };
     },

@@ -1,0 +1,160 @@
+// `npm run bench:scale`: get-by-token, list page 1, list page 100 with a filter and create, measured through the
+// real app on two PostgreSQL databases, one bulk-loaded with 10 K payments and one with 10 M, in turn. Target: every p50 and p99
+// ratio (10 M / 10 K) ≤ 1.2. Writes its section of bench/RESULTS.md with the list queries' plans.
+// BENCH_SCALE_ROWS (default 10000000), BENCH_SCALE_ROUNDS (5000), BENCH_SCALE_WARMUP_ROUNDS (300).
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { ADMIN_DATABASE_URL, dropBenchDatabase, postgresVersion } from './lib/bench-databases.ts';
+import { CleanupStack } from './lib/cleanup.ts';
+import { loadPayments, settle, type Scope } from './lib/scale-load.ts';
+import { measureOperations, sampleTokens, startScaleApp, type Latencies, type ScaleApp } from './lib/scale-measure.ts';
+import { explainListQueries } from './lib/scale-plans.ts';
+import { consoleTable, ratiosMet, ratiosOf, scaleSection, TARGET_RATIO_MAX, writeScaleSection, type ScaleRun } from './lib/scale-report.ts';
+
+const SMALL_DATABASE_NAME = 'payrail_bench_scalesmall';
+const LARGE_DATABASE_NAME = 'payrail_bench_scale';
+const SMALL_ROWS = 10_000;
+const TOKEN_SAMPLE = 2_000;
+const MERCHANTS = 4;
+const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const cleanup = new CleanupStack();
+
+function integerSetting(name: string, fallback: number, minimum: number, maximum: number, overrides: string[]): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum || value > maximum) throw new Error(`${name} must be an integer from ${minimum} to ${maximum}, not "${raw}"`);
+  overrides.push(`${name}=${raw}`);
+  return value;
+}
+
+async function sizes(url: string, scope: Scope): Promise<{ payments: number; scoped: number; tableSize: string }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ payments: string; scoped: string; size: string }>(
+      `select (select count(*) from payments) as payments,
+        (select count(*) from payments where merchant_id = $1 and environment = $2) as scoped,
+        pg_size_pretty(pg_total_relation_size('payments')) as size`,
+      [scope.merchantId, scope.environment],
+    );
+    const row = rows[0]!;
+    return { payments: Number(row.payments), scoped: Number(row.scoped), tableSize: row.size };
+  } finally {
+    await client.end();
+  }
+}
+
+interface Side {
+  label: string;
+  url: string;
+  scale: ScaleApp;
+  key: string;
+  measured: Scope;
+  loadSeconds: number;
+  loaded: { payments: number; scoped: number };
+}
+
+// One database of its own, the app on it, MERCHANTS merchants through the admin API, then the bulk load.
+async function prepareSide(databaseName: string, label: string, rows: number, dropIndexes: boolean): Promise<Side> {
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${databaseName}`;
+  await dropBenchDatabase(databaseName); // a run that was killed may have left it
+  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${databaseName}`).finally(() => admin.end());
+  cleanup.defer(`drop database ${databaseName}`, () => dropBenchDatabase(databaseName));
+  const scale = await startScaleApp(url.toString());
+  cleanup.defer(`close the app on ${databaseName}`, () => scale.close());
+  const merchants: { id: number; sandboxKey: string }[] = [];
+  for (let index = 1; index <= MERCHANTS; index += 1) merchants.push(await scale.createMerchant(`Scale ${index}`));
+  const measured: Scope = { merchantId: merchants[0]!.id, environment: 'sandbox' };
+  const others = merchants
+    .flatMap((merchant) => (['sandbox', 'production'] as const).map((environment) => ({ merchantId: merchant.id, environment })))
+    .filter((scope) => scope.merchantId !== measured.merchantId || scope.environment !== measured.environment);
+  print(`${label}: loading ${rows.toLocaleString('en')} payments into ${databaseName}`);
+  const started = Date.now();
+  await loadPayments(url.toString(), { measured, others, rows, batch: label.replace(/\W/g, '') }, { dropIndexes }, print);
+  await settle(url.toString());
+  const loadSeconds = (Date.now() - started) / 1000;
+  print(`${label}: loaded and vacuumed in ${loadSeconds.toFixed(0)} s`);
+  const loaded = await sizes(url.toString(), measured);
+  return { label, url: url.toString(), scale, key: merchants[0]!.sandboxKey, measured, loadSeconds, loaded };
+}
+
+async function runOf(side: Side, latencies: Latencies): Promise<ScaleRun> {
+  const plans = await explainListQueries(side.url, side.scale.database.db, side.measured);
+  const after = await sizes(side.url, side.measured);
+  return {
+    label: side.label,
+    payments: side.loaded.payments,
+    measuredScopePayments: side.loaded.scoped,
+    paymentsAfter: after.payments,
+    tableSize: after.tableSize,
+    loadSeconds: side.loadSeconds,
+    latencies,
+    plans,
+  };
+}
+
+async function main(): Promise<number> {
+  const overrides: string[] = [];
+  const totalRows = integerSetting('BENCH_SCALE_ROWS', 10_000_000, SMALL_ROWS * 2, 100_000_000, overrides);
+  const rounds = integerSetting('BENCH_SCALE_ROUNDS', 5_000, 10, 100_000, overrides);
+  const warmupRounds = integerSetting('BENCH_SCALE_WARMUP_ROUNDS', 300, 0, 100_000, overrides);
+  const largeLabel = totalRows % 1_000_000 === 0 ? `${totalRows / 1_000_000} M` : totalRows.toLocaleString('en');
+  const small = await prepareSide(SMALL_DATABASE_NAME, `${SMALL_ROWS / 1000} K`, SMALL_ROWS, false);
+  const large = await prepareSide(LARGE_DATABASE_NAME, largeLabel, totalRows, true);
+  const loadAverageAtStart = loadavg()[0] ?? 0;
+  print(`measuring ${rounds} rounds after ${warmupRounds} uncounted, both sizes in turn (1-minute load average ${loadAverageAtStart.toFixed(2)})`);
+  const targets = [];
+  for (const side of [small, large])
+    targets.push({ app: side.scale.app, key: side.key, tokens: await sampleTokens(side.url, side.measured.merchantId, TOKEN_SAMPLE) });
+  const [smallLatencies, largeLatencies] = await measureOperations(targets, rounds, warmupRounds);
+  const smallRun = await runOf(small, smallLatencies!);
+  const largeRun = await runOf(large, largeLatencies!);
+  print('');
+  print(consoleTable(smallRun, largeRun));
+  const ratios = ratiosOf(smallRun, largeRun);
+  print('');
+  print(
+    `ratios (${largeRun.label} / ${smallRun.label}): ${ratios.map((ratio) => `${ratio.operation} p50 ${ratio.p50.toFixed(2)}, p99 ${ratio.p99.toFixed(2)}`).join('; ')}`,
+  );
+  print(`target every ratio ≤ ${TARGET_RATIO_MAX}: ${ratiosMet(ratios) ? 'met' : 'NOT met'}`);
+  const context = {
+    date: new Date().toISOString(),
+    machine:
+      `${cpus()[0]?.model.trim() ?? 'unknown'}, ${cpus().length} cores; Node ${process.version}; 1-minute load average ` +
+      `${loadAverageAtStart.toFixed(2)} when the measurement started, ${(loadavg()[0] ?? 0).toFixed(2)} when it ended`,
+    postgresVersion: await postgresVersion(),
+    command: [...overrides, 'npm run bench:scale'].join(' '),
+    rounds,
+    warmupRounds,
+  };
+  writeScaleSection(resultsPath, scaleSection(context, smallRun, largeRun));
+  print(`written to ${resultsPath}`);
+  return ratiosMet(ratios) ? 0 : 1;
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    print(`\n${signal}: closing the apps, dropping the bench databases`);
+    cleanup.runAll(print).finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  async (code) => {
+    await cleanup.runAll(print);
+    if (!interrupted) process.exit(code);
+  },
+  async (error: unknown) => {
+    process.stderr.write(`bench:scale: ${(error as Error).stack ?? String(error)}\n`);
+    await cleanup.runAll(print);
+    if (!interrupted) process.exit(1);
+  },
+);
