@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
 import { LIST_COUNT_EXACT_MAX_ROWS, LIST_PAGE_DEPTH_MAX_ROWS } from '../../flows/find-payments.ts';
+import { BrowserSchema } from './schemas.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
@@ -96,7 +97,7 @@ export const PaymentDetail = Type.Object({
       postcode: Nullable(Type.String()),
       phone: Nullable(Type.String()),
       ip: Nullable(Type.String()),
-      browser: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+      browser: Nullable(BrowserSchema),
     }),
   ),
   recurring_data: Nullable(Type.Object({ days: Type.Integer(), exp_date: Type.String() })),
