@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most integration files wait on PostgreSQL, sockets and timers rather than the CPU: four files at a
+    // time keep two cores busy.
+    maxWorkers: 4,
   },
 });

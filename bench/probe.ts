@@ -27,11 +27,12 @@ function targetFor(engine: EngineName, variant: string): Target {
   if (variant === 'payrail') return { engine, server: 'payrail', layers: [], label: 'payrail' };
   const layers = variant === 'bare' ? [] : [...parseLayers(variant)];
   const prepared = layers.filter((layer) => layer.startsWith('prepared-'));
-  const label = layers.length === 0
-    ? 'bare'
-    : layers.length === PAYRAIL_EQUIVALENT.length
-      ? `all${prepared.length === 0 ? '' : ` with ${prepared.join('+')}`}`
-      : `+${layers.join('+')}`;
+  const label =
+    layers.length === 0
+      ? 'bare'
+      : layers.length === PAYRAIL_EQUIVALENT.length
+        ? `all${prepared.length === 0 ? '' : ` with ${prepared.join('+')}`}`
+        : `+${layers.join('+')}`;
   return { engine, server: 'baseline', layers, label };
 }
 
@@ -57,13 +58,19 @@ function formatRows(rows: ReadonlyArray<{ target: Target; measured: Measured }>)
   });
   const all = [header, ...table];
   const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')).join('\n');
+  return all
+    .map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  '))
+    .join('\n');
 }
 
 async function main(): Promise<number> {
   const settings = readSettings(process.env);
   const engines: EngineName[] = process.env['BENCH_ENGINES'] ? settings.engines : ['postgres'];
-  const variants = process.env['BENCH_PROBE_VARIANTS']?.split(';').map((variant) => variant.trim()).filter(Boolean) ?? DEFAULT_VARIANTS;
+  const variants =
+    process.env['BENCH_PROBE_VARIANTS']
+      ?.split(';')
+      .map((variant) => variant.trim())
+      .filter(Boolean) ?? DEFAULT_VARIANTS;
   const targets = engines.flatMap((engine) => variants.map((variant) => targetFor(engine, variant)));
   const rows: Array<{ target: Target; measured: Measured }> = [];
   for (const target of targets) {

@@ -29,7 +29,7 @@ import { paymentRoutes } from './merchant-api/payments/routes.ts';
 import { notificationRoutes } from './merchant-api/payments/notification-routes.ts';
 import { sql } from 'drizzle-orm';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -146,7 +146,7 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Payrail',
         version: '0.1.0',
-        description: 'Merchant API (Authorization: Bearer <merchant key>) and operators\' admin API (Bearer <admin key>).',
+        description: "Merchant API (Authorization: Bearer <merchant key>) and operators' admin API (Bearer <admin key>).",
       },
       components: {
         securitySchemes: {

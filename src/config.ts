@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox';
 import { parseTimeRatesText, TimeRatesError } from './domain/status-check-schedule.ts';
 
 // Every setting, from the environment, in one schema (ARCHITECTURE: config.ts).
-export const ConfigEnv = Type.Object({
+const ConfigEnv = Type.Object({
   NODE_ENV: Type.String({ default: 'development' }),
   HOST: Type.String({ default: 'localhost', description: 'listen address' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8443 }),
@@ -26,7 +26,9 @@ export const ConfigEnv = Type.Object({
   PAYRAIL_DEMO_MERCHANT: Type.Boolean({ default: true }),
   PAYRAIL_PAYMENT_EXPIRY_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 30 }),
   PAYRAIL_SANDBOX_ADAPTER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  PAYRAIL_SANDBOX_ADAPTER_SECRET: Type.Optional(Type.String({ minLength: 32, maxLength: 32, description: 'signs what the core and the sandbox adapter send each other' })),
+  PAYRAIL_SANDBOX_ADAPTER_SECRET: Type.Optional(
+    Type.String({ minLength: 32, maxLength: 32, description: 'signs what the core and the sandbox adapter send each other' }),
+  ),
   PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 120, default: 15 }),
   PAYRAIL_SANDBOX_FINAL_WAITING_S: Type.Integer({ minimum: 0, maximum: 3600, default: 15 }),
   PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', maxLength: 1000, description: 'checked by parseTimeRatesText' }),

@@ -43,7 +43,10 @@ export const PAYRAIL_LAYERS = [
 export type PayrailLayer = (typeof PAYRAIL_LAYERS)[number];
 
 export function parseLayers(text: string | undefined): Set<PayrailLayer> {
-  const names = (text ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (text ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(PAYRAIL_LAYERS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`unknown layer(s) ${unknown.join(', ')}; known: ${PAYRAIL_LAYERS.join(', ')}`);
   return new Set(names as PayrailLayer[]);
@@ -83,7 +86,15 @@ export async function buildBaselineApp(options: BaselineOptions): Promise<Fastif
     };
   }
   const app = Fastify({ ...serverOptions, https: options.tls } as FastifyServerOptions) as unknown as FastifyInstance;
-  const context: AppContext = { config, database, masterKey: randomBytes(32), adminKey: randomHex(32), currencies, adapterClient: createAdapterClient(), sandboxAdapterSecret: randomHex(16) };
+  const context: AppContext = {
+    config,
+    database,
+    masterKey: randomBytes(32),
+    adminKey: randomHex(32),
+    currencies,
+    adapterClient: createAdapterClient(),
+    sandboxAdapterSecret: randomHex(16),
+  };
   app.decorate('payrail', context);
   if (layers.has('hooks')) {
     registerErrorHandling(app);
@@ -142,24 +153,37 @@ function routeOptions(layers: ReadonlySet<PayrailLayer>, currencies: AppContext[
 function paymentInsert(database: Database, layers: ReadonlySet<PayrailLayer>, defaultExpiryMinutes: number): PaymentInsert {
   const db = database.db;
   if (layers.has('drizzle-insert')) {
-    return (merchantId, request) =>
-      createPayment(db, { merchantId, environment: 'sandbox' }, request, { defaultExpiryMinutes });
+    return (merchantId, request) => createPayment(db, { merchantId, environment: 'sandbox' }, request, { defaultExpiryMinutes });
   }
   if (!layers.has('prepared-insert')) return (merchantId, request, expiresAt) => insertPaymentRaw(db, merchantId, request, expiresAt);
   const placeholder = (name: string) => sql.placeholder(name);
   const prepared = db
     .insert(payments)
     .values({
-      token: placeholder('token'), merchantId: placeholder('merchantId'), environment: 'sandbox', operationType: 'pay',
-      requestVariant: placeholder('variant'), status: 'init', product: placeholder('product'),
-      amountMinor: placeholder('amountMinor'), currency: placeholder('currency'),
-      gatewayAmountMinor: placeholder('amountMinor'), gatewayCurrency: placeholder('currency'),
-      callbackUrl: placeholder('callbackUrl'), redirectSuccessUrl: placeholder('redirectSuccessUrl'),
-      redirectFailUrl: placeholder('redirectFailUrl'), pendingUrl: placeholder('pendingUrl'),
-      extraReturnParam: placeholder('extraReturnParam'), orderNumber: placeholder('orderNumber'),
-      locale: placeholder('locale'), expiresAt: placeholder('expiresAt'), recurring: placeholder('recurring'),
-      recurringToken: placeholder('recurringToken'), walletToken: placeholder('walletToken'),
-      needConfirmation: placeholder('needConfirmation'), merchantUrl: placeholder('merchantUrl'),
+      token: placeholder('token'),
+      merchantId: placeholder('merchantId'),
+      environment: 'sandbox',
+      operationType: 'pay',
+      requestVariant: placeholder('variant'),
+      status: 'init',
+      product: placeholder('product'),
+      amountMinor: placeholder('amountMinor'),
+      currency: placeholder('currency'),
+      gatewayAmountMinor: placeholder('amountMinor'),
+      gatewayCurrency: placeholder('currency'),
+      callbackUrl: placeholder('callbackUrl'),
+      redirectSuccessUrl: placeholder('redirectSuccessUrl'),
+      redirectFailUrl: placeholder('redirectFailUrl'),
+      pendingUrl: placeholder('pendingUrl'),
+      extraReturnParam: placeholder('extraReturnParam'),
+      orderNumber: placeholder('orderNumber'),
+      locale: placeholder('locale'),
+      expiresAt: placeholder('expiresAt'),
+      recurring: placeholder('recurring'),
+      recurringToken: placeholder('recurringToken'),
+      walletToken: placeholder('walletToken'),
+      needConfirmation: placeholder('needConfirmation'),
+      merchantUrl: placeholder('merchantUrl'),
     })
     .returning()
     .prepare('bench_insert_payment');

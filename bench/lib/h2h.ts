@@ -8,7 +8,7 @@ import type { Workload } from './measure.ts';
 const RECEIVER_PATH = '/payrail-notifications';
 const RECEIVER_BODY_BYTES_MAX = 64 * 1024; // a notification is well under 1 KiB; anything larger is cut off
 
-export function h2hPaymentBody(callbackUrl: string): string {
+function h2hPaymentBody(callbackUrl: string): string {
   return JSON.stringify({
     product: 'Bench order',
     amount: 1000,
@@ -21,7 +21,7 @@ export function h2hPaymentBody(callbackUrl: string): string {
 }
 
 // True only for a success envelope whose payment ended approved; an error envelope (non-2xx) never is.
-export function isApprovedPaymentBody(body: string): boolean {
+function isApprovedPaymentBody(body: string): boolean {
   try {
     const parsed = JSON.parse(body) as { success?: unknown; payment?: { status?: unknown } };
     return parsed.success === true && parsed.payment?.status === 'approved';

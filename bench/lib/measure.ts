@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { BASELINE_MERCHANT_KEY_FILE, type PayrailLayer } from './baseline-app.ts';
@@ -53,6 +54,8 @@ export interface Measured {
 }
 
 const UNEXPECTED_BODY_CHARS_MAX = 500;
+const RATE_LIMIT_UNREACHED = 100_000_000; // the configuration's maximum, per window
+const SHUTDOWN_SETTLE_MS = 3000; // longer than the H2H p99 latency under load
 
 interface Started {
   running: ServerProcess;
@@ -87,29 +90,38 @@ async function launch(target: Target, settings: Settings, cleanup: CleanupStack)
   const profileName = `${target.engine}-${target.label.replace(/[^A-Za-z0-9.-]+/g, '_')}.cpuprofile`;
   const profiling = settings.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.cpuProfileDir, `--cpu-prof-name=${profileName}`] : [];
   const port = await freePort();
-  const running = await startServer({
-    name: `${target.label} (${target.engine})`,
-    cwd: projectRoot,
-    args: [...profiling, ...script],
-    port,
-    dataDir,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PAYRAIL_DATA_DIR: dataDir,
-      PAYRAIL_ADMIN_KEY: adminKey,
-      PAYRAIL_LOG_LEVEL: 'warn',
-      PAYRAIL_DEMO_MERCHANT: '0',
-      // The sandbox adapter URL derives from it, and the self-signed certificate names localhost. Set for
-      // every server alike, so the create rows and the H2H row run one configuration.
-      PAYRAIL_PUBLIC_URL: `https://localhost:${port}`,
-      ...(database ? { DATABASE_URL: database.url } : {}),
-      ...(target.layers.length > 0 ? { BENCH_BASELINE_LAYERS: target.layers.join(',') } : {}),
+  const running = await startServer(
+    {
+      name: `${target.label} (${target.engine})`,
+      cwd: projectRoot,
+      args: [...profiling, ...script],
+      port,
+      dataDir,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PAYRAIL_DATA_DIR: dataDir,
+        PAYRAIL_ADMIN_KEY: adminKey,
+        PAYRAIL_LOG_LEVEL: 'warn',
+        PAYRAIL_DEMO_MERCHANT: '0',
+        // The sandbox adapter URL derives from it, and the self-signed certificate names localhost. Set for
+        // every server alike, so the create rows and the H2H row run one configuration.
+        PAYRAIL_PUBLIC_URL: `https://localhost:${port}`,
+        // The notification receiver listens on 127.0.0.1, which only this setting lets a callbackUrl name; it also
+        // skips the callbackUrl's DNS check, which would time the resolver, not Payrail.
+        PAYRAIL_ALLOW_PRIVATE_CALLBACKS: 'true',
+        // One client sends every request with one key from one address: limits far above the load keep the limiter's
+        // bookkeeping on the measured path without refusing anything (0 would switch it off).
+        PAYRAIL_RATE_LIMIT_MERCHANT_KEY_MAX: String(RATE_LIMIT_UNREACHED),
+        PAYRAIL_RATE_LIMIT_MERCHANT_IP_MAX: String(RATE_LIMIT_UNREACHED),
+        ...(database ? { DATABASE_URL: database.url } : {}),
+        ...(target.layers.length > 0 ? { BENCH_BASELINE_LAYERS: target.layers.join(',') } : {}),
+      },
     },
-  }, cleanup);
-  const merchantKey = target.server === 'payrail'
-    ? await createPayrailMerchant(running, adminKey)
-    : readFileSync(join(dataDir, BASELINE_MERCHANT_KEY_FILE), 'utf8');
+    cleanup,
+  );
+  const merchantKey =
+    target.server === 'payrail' ? await createPayrailMerchant(running, adminKey) : readFileSync(join(dataDir, BASELINE_MERCHANT_KEY_FILE), 'utf8');
   return {
     running,
     merchantKey,
@@ -166,6 +178,10 @@ export async function measureTarget(target: Target, settings: Settings, cleanup:
       print(`  server output:\n${started.running.outputTail()}`);
     }
     const notificationsReceived = notificationsBefore === null || notificationsAfter === null ? null : notificationsAfter - notificationsBefore;
+    // The load leaves requests it stopped waiting for at its end; the server finishes them. A connection still
+    // busy when the server starts closing holds the close for its keep-alive timeout (72 s), past the stop's
+    // grace, and a killed server writes no CPU profile: let those requests end first.
+    await sleep(SHUTDOWN_SETTLE_MS);
     return { figures, serverCpuUsPerRequest, postgresCpuUsPerRequest, notificationsReceived };
   } finally {
     await started.release();

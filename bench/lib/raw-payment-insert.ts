@@ -5,7 +5,7 @@ import type { Db } from '../../src/store/database.ts';
 const PAYMENT_TOKEN_BYTES = 16; // as Payrail's create-payment flow
 
 // Both drivers (node-postgres and PGlite) answer a raw query with { rows }.
-export function rowsOf<Row>(result: unknown): Row[] {
+function rowsOf<Row>(result: unknown): Row[] {
   return (result as { rows: Row[] }).rows;
 }
 
@@ -34,10 +34,25 @@ export async function insertPaymentRaw(
   expiresAt: Date | null,
 ): Promise<{ id: number; token: string }> {
   const values = [
-    randomHex(PAYMENT_TOKEN_BYTES), merchantId, request.variant, request.product, request.amountMinor, request.currency,
-    request.callbackUrl, request.redirectSuccessUrl, request.redirectFailUrl, request.pendingUrl, request.extraReturnParam,
-    request.orderNumber, request.locale, expiresAt?.toISOString() ?? null, request.recurring, request.recurringToken,
-    request.walletToken, request.needConfirmation, request.merchantUrl,
+    randomHex(PAYMENT_TOKEN_BYTES),
+    merchantId,
+    request.variant,
+    request.product,
+    request.amountMinor,
+    request.currency,
+    request.callbackUrl,
+    request.redirectSuccessUrl,
+    request.redirectFailUrl,
+    request.pendingUrl,
+    request.extraReturnParam,
+    request.orderNumber,
+    request.locale,
+    expiresAt?.toISOString() ?? null,
+    request.recurring,
+    request.recurringToken,
+    request.walletToken,
+    request.needConfirmation,
+    request.merchantUrl,
   ];
   const client = (db as unknown as { $client: RawClient }).$client;
   const isPostgresPool = typeof (client as { totalCount?: unknown }).totalCount === 'number';

@@ -66,7 +66,7 @@ export const OPERATIONS = ['get by token', 'list page 1', 'list page 100, pays',
 export type OperationName = (typeof OPERATIONS)[number];
 export const PAGE_100_QUERY = '?operationType=pays&page=100';
 
-export interface Latency {
+interface Latency {
   p50Ms: number;
   p99Ms: number;
   samples: number;

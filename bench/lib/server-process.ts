@@ -111,6 +111,8 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
   child.kill('SIGTERM');
   const graceful = await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
   if (!graceful) {
+    // A killed server writes no --cpu-prof profile: say so, or the missing file is a mystery.
+    process.stderr.write(`server ${child.pid} did not stop within ${STOP_GRACE_MS} ms of SIGTERM; killed (no CPU profile)\n`);
     child.kill('SIGKILL');
     await exited;
   }

@@ -4,10 +4,10 @@ const CONNECTIONS_DEFAULT = 50;
 const DURATION_S_DEFAULT = 10;
 const WARMUP_S_DEFAULT = 2;
 const SETTING_MAX = 3_600;
-export const ENGINES_ALL: readonly EngineName[] = ['postgres', 'pglite'];
+const ENGINES_ALL: readonly EngineName[] = ['postgres', 'pglite'];
 // create: variant A, redirect flow (answers init); h2h: Host-to-Host with a card the sandbox approves at once.
 export type ScenarioName = 'create' | 'h2h';
-export const SCENARIOS_ALL: readonly ScenarioName[] = ['create', 'h2h'];
+const SCENARIOS_ALL: readonly ScenarioName[] = ['create', 'h2h'];
 
 export interface Settings {
   connections: number; // BENCH_CONNECTIONS

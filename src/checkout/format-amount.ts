@@ -6,12 +6,7 @@ const EXPONENT_MAX = 18;
 // One deterministic form in every locale: digits, a dot before the minor digits, then the code
 // ("10.00 USD", "1000 JPY", "1.500 KWD"). No grouping and no Intl, so the amount reads the same on
 // the page, in tests and in logs; all three locales write amounts this way.
-export function formatAmount(
-  amountMinor: number | bigint,
-  currency: string,
-  exponent: number,
-  _locale: CheckoutLocale,
-): string {
+export function formatAmount(amountMinor: number | bigint, currency: string, exponent: number, _locale: CheckoutLocale): string {
   if (typeof amountMinor === 'number' && !Number.isSafeInteger(amountMinor)) {
     throw new Error(`amountMinor must be a safe integer, got ${amountMinor}`);
   }

@@ -6,8 +6,8 @@ export interface PageResult {
   csp: string; // the Content-Security-Policy header value this page needs
 }
 
-export const CHECKOUT_STYLESHEET_PATH = '/checkout/assets/checkout.css';
-export const CHECKOUT_SCRIPT_PATH = '/checkout/assets/checkout.js';
+const CHECKOUT_STYLESHEET_PATH = '/checkout/assets/checkout.css';
+const CHECKOUT_SCRIPT_PATH = '/checkout/assets/checkout.js';
 
 // Inline SVG is markup, not a fetched image, so the icons need no img-src and no file.
 export const ICONS = {

@@ -1,20 +1,15 @@
 import type { TString, TStringOptions } from 'typebox';
-import {
-  CARD_EXPIRES_PATTERN,
-  CardSchema,
-  CVV_PATTERN,
-  PAN_PATTERN,
-} from '../contract/card-schema.ts';
+import { CARD_EXPIRES_PATTERN, CardSchema, CVV_PATTERN, PAN_PATTERN } from '../contract/card-schema.ts';
 import { checkoutCsp } from './csp.ts';
 import { formatAmount } from './format-amount.ts';
 import { html, type SafeHtml } from './html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
 
-export const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
+const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
 
-export interface PaymentPageFieldError {
+interface PaymentPageFieldError {
   field: string; // a CardField shows next to its input; anything else shows in #form-errors
   message: string;
 }
@@ -47,7 +42,7 @@ function requiredNumber(value: number | undefined, name: string): number {
   return value;
 }
 
-export function isCardField(field: string): field is CardField {
+function isCardField(field: string): field is CardField {
   return (CARD_FIELDS as readonly string[]).includes(field);
 }
 
@@ -77,8 +72,12 @@ function renderField(view: FieldView): SafeHtml {
   const describedBy = [hintId, `${view.field}-error`].filter((id) => id !== undefined).join(' ');
   return html`<div class="field${view.error === undefined ? '' : ' field-invalid'}">
 <label for="${view.field}">${view.label}</label>
-<input id="${view.field}" name="${view.field}" type="text" required spellcheck="false" autocorrect="off" aria-describedby="${describedBy}"${view.error === undefined ? '' : html` aria-invalid="true"`}${view.autofocus ? html` autofocus` : ''} ${view.attributes}>${view.hint === undefined ? '' : html`
-<p class="field-hint" id="${hintId}">${view.hint}</p>`}
+<input id="${view.field}" name="${view.field}" type="text" required spellcheck="false" autocorrect="off" aria-describedby="${describedBy}"${view.error === undefined ? '' : html` aria-invalid="true"`}${view.autofocus ? html` autofocus` : ''} ${view.attributes}>${
+    view.hint === undefined
+      ? ''
+      : html`
+<p class="field-hint" id="${hintId}">${view.hint}</p>`
+  }
 <p class="field-error" id="${view.field}-error" data-error-for="${view.field}" aria-live="polite">${view.error ?? ''}</p>
 </div>`;
 }
@@ -90,12 +89,34 @@ function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
   }
   const firstInvalid = CARD_FIELDS.find((field) => errorByField.has(field));
   const view = (field: CardField, label: string, attributes: SafeHtml, hint?: string): FieldView => ({
-    field, label, attributes, hint, error: errorByField.get(field), autofocus: field === firstInvalid,
+    field,
+    label,
+    attributes,
+    hint,
+    error: errorByField.get(field),
+    autofocus: field === firstInvalid,
   });
-  const pan = view('pan', text.cardNumberLabel, html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}"`);
-  const expires = view('expires', text.expiresLabel, html`inputmode="numeric" autocomplete="cc-exp" maxlength="${EXPIRES_LENGTH_MAX}" placeholder="${text.expiresPlaceholder}" value="${input.values?.expires ?? ''}" data-pattern="${CARD_EXPIRES_PATTERN}" data-message="${text.expiresInvalid}"`);
-  const cvv = view('cvv', text.cvvLabel, html`inputmode="numeric" autocomplete="cc-csc" maxlength="${CVV_LENGTH_MAX}" data-pattern="${CVV_PATTERN}" data-message="${text.cvvInvalid}"`, text.cvvHint);
-  const holder = view('holder', text.holderLabel, html`autocomplete="cc-name" autocapitalize="characters" maxlength="${HOLDER_LENGTH_MAX}" value="${input.values?.holder ?? ''}" data-pattern="${HOLDER_PATTERN}" data-min-length="${HOLDER_LENGTH_MIN}" data-max-length="${HOLDER_LENGTH_MAX}" data-message="${text.holderInvalid}"`);
+  const pan = view(
+    'pan',
+    text.cardNumberLabel,
+    html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}"`,
+  );
+  const expires = view(
+    'expires',
+    text.expiresLabel,
+    html`inputmode="numeric" autocomplete="cc-exp" maxlength="${EXPIRES_LENGTH_MAX}" placeholder="${text.expiresPlaceholder}" value="${input.values?.expires ?? ''}" data-pattern="${CARD_EXPIRES_PATTERN}" data-message="${text.expiresInvalid}"`,
+  );
+  const cvv = view(
+    'cvv',
+    text.cvvLabel,
+    html`inputmode="numeric" autocomplete="cc-csc" maxlength="${CVV_LENGTH_MAX}" data-pattern="${CVV_PATTERN}" data-message="${text.cvvInvalid}"`,
+    text.cvvHint,
+  );
+  const holder = view(
+    'holder',
+    text.holderLabel,
+    html`autocomplete="cc-name" autocapitalize="characters" maxlength="${HOLDER_LENGTH_MAX}" value="${input.values?.holder ?? ''}" data-pattern="${HOLDER_PATTERN}" data-min-length="${HOLDER_LENGTH_MIN}" data-max-length="${HOLDER_LENGTH_MAX}" data-message="${text.holderInvalid}"`,
+  );
   return html`${renderField(pan)}
 <div class="field-row">
 ${renderField(expires)}

@@ -12,7 +12,7 @@ export interface RedirectPageInput {
   statusUrl: string; // polled while the customer stays on this page (post_iframes, get_with_processing, redirect_html)
 }
 
-export const REDIRECT_FRAME_NAME = 'payrail-frame';
+const REDIRECT_FRAME_NAME = 'payrail-frame';
 // allow-same-origin is left out on purpose: the srcdoc document gets an opaque origin and cannot
 // reach this page, its cookies or its storage.
 const REDIRECT_HTML_SANDBOX = 'allow-forms allow-scripts allow-top-navigation';
@@ -24,7 +24,7 @@ interface RedirectTarget {
 
 // An adapter's url is untrusted: only absolute http(s) URLs and paths on our own origin pass;
 // javascript:, data:, and protocol-relative URLs are refused (CspSourceError, like an origin the CSP cannot name).
-export function redirectTarget(url: string): RedirectTarget {
+function redirectTarget(url: string): RedirectTarget {
   if (/^\/(?![/\\])/.test(url)) return { href: url, origin: undefined };
   let parsed: URL;
   try {
@@ -39,7 +39,7 @@ export function redirectTarget(url: string): RedirectTarget {
 }
 
 // Strings go as they are; objects and arrays as JSON; null as an empty value; undefined is left out.
-export function formParamValue(value: unknown): string | undefined {
+function formParamValue(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value === null) return '';
   if (typeof value === 'string') return value;
@@ -49,7 +49,7 @@ export function formParamValue(value: unknown): string | undefined {
 
 // spec 2.9 does not say where redirect_html carries its document: params.html when it is a
 // string, otherwise url.
-export function redirectHtmlDocument(redirect: RedirectRequest): string {
+function redirectHtmlDocument(redirect: RedirectRequest): string {
   const fromParams = redirect.params?.['html'];
   return typeof fromParams === 'string' ? fromParams : redirect.url;
 }

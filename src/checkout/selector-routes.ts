@@ -22,41 +22,33 @@ export async function selectorRoutes(app: FastifyInstance): Promise<void> {
   const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
     reply.code(statusCode).header('content-security-policy', page.csp).header('x-frame-options', 'DENY').type('text/html; charset=utf-8').send(page.html);
 
-  routes.get(
-    '/checkout/:token/select',
-    { schema: { hide: true, params: SelectorParams, querystring: LocaleQuery } },
-    async (request, reply) => {
-      const choices = await providerChoicesFor(context, request.params.token);
-      if (!choices) return send(reply, renderUnknownPaymentPage(normalizeLocale(request.query.locale)), 404);
-      const { payment, aliases } = choices;
-      const locale = normalizeLocale(request.query.locale ?? payment.locale);
-      // A payment already under way (or over) has its gateway: its page shows where it stands.
-      if (payment.status !== 'init') return reply.redirect(paymentPage(payment.token, locale), 303);
-      if (aliases.length === 1) return reply.redirect(paymentPage(payment.token, locale), 303);
-      const exponent = currencyExponent(context.currencies, payment.currency) ?? 2;
-      return send(
-        reply,
-        renderSelectorPage({
-          locale,
-          product: payment.product,
-          amountText: formatAmount(payment.amountMinor, payment.currency, exponent, locale),
-          providers: aliases.map((alias) => ({ alias, href: providerChoicePath(payment.token, alias, locale) })),
-        }),
-      );
-    },
-  );
+  routes.get('/checkout/:token/select', { schema: { hide: true, params: SelectorParams, querystring: LocaleQuery } }, async (request, reply) => {
+    const choices = await providerChoicesFor(context, request.params.token);
+    if (!choices) return send(reply, renderUnknownPaymentPage(normalizeLocale(request.query.locale)), 404);
+    const { payment, aliases } = choices;
+    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    // A payment already under way (or over) has its gateway: its page shows where it stands.
+    if (payment.status !== 'init') return reply.redirect(paymentPage(payment.token, locale), 303);
+    if (aliases.length === 1) return reply.redirect(paymentPage(payment.token, locale), 303);
+    const exponent = currencyExponent(context.currencies, payment.currency) ?? 2;
+    return send(
+      reply,
+      renderSelectorPage({
+        locale,
+        product: payment.product,
+        amountText: formatAmount(payment.amountMinor, payment.currency, exponent, locale),
+        providers: aliases.map((alias) => ({ alias, href: providerChoicePath(payment.token, alias, locale) })),
+      }),
+    );
+  });
 
-  routes.get(
-    '/checkout/:token/via/:alias',
-    { schema: { hide: true, params: ChoiceParams, querystring: LocaleQuery } },
-    async (request, reply) => {
-      const { token, alias } = request.params;
-      const outcome = await chooseProvider(context, token, alias);
-      if (outcome.kind === 'unknown_payment') return send(reply, renderUnknownPaymentPage(normalizeLocale(request.query.locale)), 404);
-      const locale = normalizeLocale(request.query.locale ?? outcome.payment.locale);
-      // A gateway disabled since the page was shown: back to the current choices.
-      if (outcome.kind === 'unknown_gateway') return reply.redirect(`/checkout/${outcome.payment.token}/select?locale=${locale}`, 303);
-      return reply.redirect(paymentPage(outcome.payment.token, locale), 303);
-    },
-  );
+  routes.get('/checkout/:token/via/:alias', { schema: { hide: true, params: ChoiceParams, querystring: LocaleQuery } }, async (request, reply) => {
+    const { token, alias } = request.params;
+    const outcome = await chooseProvider(context, token, alias);
+    if (outcome.kind === 'unknown_payment') return send(reply, renderUnknownPaymentPage(normalizeLocale(request.query.locale)), 404);
+    const locale = normalizeLocale(request.query.locale ?? outcome.payment.locale);
+    // A gateway disabled since the page was shown: back to the current choices.
+    if (outcome.kind === 'unknown_gateway') return reply.redirect(`/checkout/${outcome.payment.token}/select?locale=${locale}`, 303);
+    return reply.redirect(paymentPage(outcome.payment.token, locale), 303);
+  });
 }

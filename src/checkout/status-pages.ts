@@ -50,9 +50,10 @@ const RESULT_ICON: Readonly<Record<ResultStatus, SafeHtml>> = {
 
 export function renderResultPage(input: ResultPageInput): PageResult {
   const text = checkoutText(input.locale);
-  const reason = input.reason === undefined || input.reason === null || input.reason.trim() === ''
-    ? ''
-    : html`<div class="summary-line"><dt>${text.reasonLabel}</dt><dd id="result-reason">${input.reason}</dd></div>`;
+  const reason =
+    input.reason === undefined || input.reason === null || input.reason.trim() === ''
+      ? ''
+      : html`<div class="summary-line"><dt>${text.reasonLabel}</dt><dd id="result-reason">${input.reason}</dd></div>`;
   const main = html`<section id="result" class="status-panel result result-${input.status}" data-status="${input.status}">
 ${RESULT_ICON[input.status]}
 <h1>${text.resultTitle[input.status]}</h1>

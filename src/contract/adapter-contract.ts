@@ -1,9 +1,9 @@
 // The gateway adapter contract (spec 2.8–2.10 and section 4): what the business service sends, what adapters answer.
 
-import type { AdapterLog, AdapterRequisites, AdapterStatus, RedirectRequest, RedirectType } from '../domain/adapter-answer.ts';
+import type { AdapterLog, AdapterRequisites, AdapterStatus, RedirectRequest } from '../domain/adapter-answer.ts';
 import type { GatewaySettings } from './gateway-settings.ts';
 
-export type { AdapterLog, AdapterRequisites, AdapterStatus, GatewaySettings, RedirectRequest, RedirectType };
+export type { AdapterLog, AdapterRequisites, AdapterStatus, GatewaySettings, RedirectRequest };
 
 export type AdapterMethod = 'pay' | 'payout' | 'status' | 'refund';
 

@@ -27,9 +27,7 @@ function range(brand: CardBrand, low: string, high: string = low): BinRange {
 // First match wins, so narrow ranges that sit inside a wider brand's range come first
 // (Elo inside Visa 4 and Discover 65, Dankort 4571 inside Visa, Rupay inside Discover 65, …).
 const BIN_RANGES: readonly BinRange[] = [
-  ...['401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', '504175', '627780', '636297', '636368'].map(
-    (bin) => range('Elo', bin),
-  ),
+  ...['401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', '504175', '627780', '636297', '636368'].map((bin) => range('Elo', bin)),
   range('Elo', '506699', '506778'),
   range('Elo', '509000', '509999'),
   range('Elo', '650031', '650033'),

@@ -24,7 +24,9 @@ export function legacySignature(fields: LegacySignatureFields, merchantKey: stri
   const alwaysValues = [fields.amount, fields.currency, fields.gatewayAmount, fields.gatewayCurrency];
   const presentValues = optionalValues.filter((value): value is string => value !== null && value !== '');
   const signed = [...presentValues, ...alwaysValues].map((value) => `${String(value).length}${String(value)}`).join('');
-  return createHash('md5').update(signed + merchantKey, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(signed + merchantKey, 'utf8')
+    .digest('hex');
 }
 
 export function modernSignatureHeader(body: string, merchantKey: string, unixSeconds: number): string {

@@ -1,8 +1,8 @@
 // The normalized form of a payment-create body, whatever variant (spec 2.1) it arrived in.
 
 export type PaymentVariant = 'A' | 'B' | 'C';
-export type Locale = 'en' | 'zh' | 'jp';
-export type RequisiteType = 'sbp' | 'card' | 'account' | 'link';
+type Locale = 'en' | 'zh' | 'jp';
+type RequisiteType = 'sbp' | 'card' | 'account' | 'link';
 
 export interface CardInput {
   panDigits: string; // digits only, spaces removed

@@ -32,10 +32,7 @@ export function mapRequisites(requisites: AdapterRequisites | null, customFields
   return Object.fromEntries(entries);
 }
 
-export function requisitesForType(
-  mapped: Record<string, unknown> | null,
-  requisiteType: RequisiteType | null,
-): Record<string, Record<string, unknown>> {
+export function requisitesForType(mapped: Record<string, unknown> | null, requisiteType: RequisiteType | null): Record<string, Record<string, unknown>> {
   const requisite = (key: string): unknown => presentOrNull(mapped === null ? undefined : ownValue(mapped, key));
   switch (requisiteType) {
     case 'card':

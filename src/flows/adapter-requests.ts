@@ -12,7 +12,17 @@ import type { PaymentRow } from '../store/payments-repo.ts';
 // What a /pay request says about the payment: read from the row, or from what was just inserted.
 export type PayRequestPayment = Pick<
   PaymentRow,
-  'id' | 'token' | 'product' | 'orderNumber' | 'extraReturnParam' | 'recurring' | 'needConfirmation' | 'gatewayAmountMinor' | 'gatewayCurrency' | 'customer' | 'bankAccount'
+  | 'id'
+  | 'token'
+  | 'product'
+  | 'orderNumber'
+  | 'extraReturnParam'
+  | 'recurring'
+  | 'needConfirmation'
+  | 'gatewayAmountMinor'
+  | 'gatewayCurrency'
+  | 'customer'
+  | 'bankAccount'
 >;
 
 // spec 2.8, with what real adapters require always present: customer.email, lead_id, product.

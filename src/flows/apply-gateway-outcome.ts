@@ -13,8 +13,12 @@ import {
   lockPayment,
   transitionPayment,
   updatePayment,
+  writeOutcome,
   type DbOrTx,
+  type OutcomeRow,
+  type OutcomeSelection,
   type PaymentChanges,
+  type PaymentLogInput,
   type Tx,
 } from '../store/processing-repo.ts';
 
@@ -54,14 +58,51 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
   } else if (Object.keys(changes).length > 0) {
     payment = await updatePayment(tx, current.id, changes);
   }
-  const logs = [...(source.extraLogs ?? []), ...outcome.logs].map((entry) => ({ kind: source.kind, entry: redactForLog(entry, source.sensitive) }));
-  const ignoredAmount = ignoredAmountLog(current, outcome, source);
-  await insertPaymentLogs(tx, current.id, ignoredAmount ? [...logs, ignoredAmount] : logs);
+  await insertPaymentLogs(tx, current.id, outcomeLogs(current, outcome, source));
   if (transition?.final) await queueFinalWork(tx, current.id);
   return { payment, changed: transition !== null };
 }
 
-function detailChanges(current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): PaymentChanges {
+// The payment as this request left it when it sent it to the adapter: pending, moved there by this request.
+type SentPayment = Pick<PaymentRow, 'id' | 'status' | 'gatewayAmountMinor' | 'gatewayCurrency'>;
+
+// The /pay answer for a payment this request itself moved to pending: the same decision as applyToLockedPayment,
+// written by one statement that applies only while the payment is still pending. When it is not (a provider
+// callback or a status check won the race), nothing was written and the locked path decides again from what it finds.
+export async function applySentOutcome<S extends OutcomeSelection>(
+  db: Db,
+  sent: SentPayment,
+  outcome: AdapterOutcome,
+  source: OutcomeSource,
+  selection: S,
+): Promise<OutcomeRow<S> | PaymentRow> {
+  if (sent.status !== 'pending') throw new Error(`payment ${sent.id} was sent while ${sent.status}`);
+  const transition = decideReportedStatus(sent.status, outcome.status, { allowFinalChange: source.settings.enable_change_final_status === true });
+  const written = await writeOutcome(
+    db,
+    sent.id,
+    {
+      expected: sent.status,
+      transition,
+      declineReason: transition?.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null,
+      details: detailChanges(sent, outcome, source),
+      logs: outcomeLogs(sent, outcome, source),
+      notificationEventId: transition?.final ? randomUUID() : null,
+    },
+    selection,
+  );
+  return written ?? (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+}
+
+// Every log row an answer leaves: the caller's own (the request it sent), the adapter's, each redacted, and a
+// note when the answer reported an amount it may not change.
+function outcomeLogs(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentLogInput[] {
+  const logs = [...(source.extraLogs ?? []), ...outcome.logs].map((entry) => ({ kind: source.kind, entry: redactForLog(entry, source.sensitive) }));
+  const ignoredAmount = ignoredAmountLog(current, outcome, source);
+  return ignoredAmount ? [...logs, ignoredAmount] : logs;
+}
+
+function detailChanges(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentChanges {
   const changes: PaymentChanges = {};
   if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
   if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, source.sensitive);
@@ -86,7 +127,7 @@ function updatesAmount(source: OutcomeSource): boolean {
 
 // An answer that reports another amount or currency than the payment's, and is not allowed to change it, is
 // kept as a log row so the operator sees the disagreement.
-function ignoredAmountLog(current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): { kind: string; entry: unknown } | null {
+function ignoredAmountLog(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentLogInput | null {
   const amountDiffers = outcome.amount !== null && outcome.amount !== current.gatewayAmountMinor;
   const currencyDiffers = outcome.currency !== null && outcome.currency !== current.gatewayCurrency;
   if (!(amountDiffers || currencyDiffers) || (updatesAmount(source) && !currencyDiffers)) return null;

@@ -2,7 +2,7 @@ import { maskPan } from '../lib/pan.ts';
 import { randomHex } from '../lib/crypto.ts';
 import type { CreatePaymentRequest } from '../domain/payment-request.ts';
 import type { Db } from '../store/database.ts';
-import { insertPayment, type CreatedPaymentRow, type MerchantScope } from '../store/payments-repo.ts';
+import { insertPayment, type CreatedPaymentRow, type MerchantScope, type PaymentInsert } from '../store/payments-repo.ts';
 
 const PAYMENT_TOKEN_BYTES = 16; // 32 lowercase hex characters
 
@@ -11,23 +11,22 @@ export interface CreatePaymentOptions {
 }
 
 // Issue 3 stops at `init`: processing (adapters, checkout) is the next step of the flow.
-export async function createPayment(
-  db: Db,
-  scope: MerchantScope,
-  request: CreatePaymentRequest,
-  options: CreatePaymentOptions,
-): Promise<CreatedPaymentRow> {
+export async function createPayment(db: Db, scope: MerchantScope, request: CreatePaymentRequest, options: CreatePaymentOptions): Promise<CreatedPaymentRow> {
+  return insertPayment(db, { ...newPaymentRow(scope, request, options), status: 'init' });
+}
+
+// The stored form of a create request, its status aside (Host-to-Host payments are born pending: process-payment.ts).
+export function newPaymentRow(scope: MerchantScope, request: CreatePaymentRequest, options: CreatePaymentOptions): Omit<PaymentInsert, 'status'> {
   const now = Date.now();
   // Every payment has a lifetime, Host-to-Host ones too: one whose card never reached the adapter (a crash or
   // an error between this insert and the /pay call) is expired by the expiry worker and its merchant notified.
   const expiryMinutes = request.expiresInMinutes ?? options.defaultExpiryMinutes;
-  return insertPayment(db, {
+  return {
     token: randomHex(PAYMENT_TOKEN_BYTES),
     merchantId: scope.merchantId,
     environment: scope.environment,
     operationType: 'pay',
     requestVariant: request.variant,
-    status: 'init',
     product: request.product,
     amountMinor: request.amountMinor,
     currency: request.currency,
@@ -53,5 +52,5 @@ export async function createPayment(
     customer: request.customer,
     recurringData: request.recurringData,
     bankAccount: request.bankAccount,
-  });
+  };
 }

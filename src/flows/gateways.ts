@@ -26,7 +26,11 @@ export function unsealSettings(masterKey: Buffer, gateway: GatewayRow): GatewayS
 export function assertRunnableSettings(settings: GatewaySettings): void {
   if (settings.gateway_settings.processing_method === 'rabbit') {
     throw new ApiError('unsupported_processing_method', 422, 'processing_method rabbit is not supported yet; use http_requests', [
-      { code: 'unsupported_processing_method', field: 'settings.gateway_settings.processing_method', message: 'rabbit is not supported yet; use http_requests' },
+      {
+        code: 'unsupported_processing_method',
+        field: 'settings.gateway_settings.processing_method',
+        message: 'rabbit is not supported yet; use http_requests',
+      },
     ]);
   }
   if (!settings.gateway_settings.full_link) {
@@ -53,7 +57,7 @@ function assertValidTimeRates(rates: Record<string, number> | undefined): void {
 
 // The built-in sandbox gateway: the sandbox adapter authenticates the core by X-SIGNATURE under its own secret, and
 // signs its callbacks with it, so that secret is this gateway's sign_key (never a key a request could choose).
-export function sandboxGatewaySettings(context: AppContext): GatewaySettings {
+function sandboxGatewaySettings(context: AppContext): GatewaySettings {
   const { config } = context;
   const methodSettings = {
     response_timeout: config.sandboxResponseTimeoutS,
@@ -89,7 +93,12 @@ export async function resolveGateway(
   const chosen = chosenGatewayId === null ? null : await findGateway(context.database.db, merchantId, chosenGatewayId);
   const usable = chosen !== null && chosen.status === 'active' && chosen.environment === environment;
   const gateway = usable ? chosen : await findActiveGateway(context.database.db, merchantId, environment);
-  if (!gateway) throw new ApiError('no_gateway', 422, 'this merchant has no active production gateway: an operator adds one with POST /api/admin/v1/merchants/{id}/gateways');
+  if (!gateway)
+    throw new ApiError(
+      'no_gateway',
+      422,
+      'this merchant has no active production gateway: an operator adds one with POST /api/admin/v1/merchants/{id}/gateways',
+    );
   return { gatewayId: gateway.id, alias: gateway.alias, settings: unsealSettings(context.masterKey, gateway) };
 }
 
@@ -99,9 +108,7 @@ export async function gatewayOfPayment(
   payment: { merchantId: number; gatewayId: number | null; environment: Environment },
 ): Promise<ResolvedGateway | null> {
   if (payment.gatewayId === null) {
-    return payment.environment === 'sandbox'
-      ? { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context) }
-      : null;
+    return payment.environment === 'sandbox' ? { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context) } : null;
   }
   const gateway = await findGatewayById(context.database.db, payment.gatewayId);
   return gateway ? { gatewayId: gateway.id, alias: gateway.alias, settings: unsealSettings(context.masterKey, gateway) } : null;

@@ -1,11 +1,6 @@
 import { ApiError } from '../lib/errors.ts';
 import { encryptWithMasterKey } from '../lib/crypto.ts';
-import {
-  generateMerchantKey,
-  merchantKeyDigest,
-  merchantKeyDisplayPrefix,
-  type KeyEnvironment,
-} from '../lib/merchant-key.ts';
+import { generateMerchantKey, merchantKeyDigest, merchantKeyDisplayPrefix, type KeyEnvironment } from '../lib/merchant-key.ts';
 import type { Db } from '../store/database.ts';
 import {
   findKeyOwner,
@@ -37,19 +32,11 @@ function sealKey(masterKey: Buffer, environment: KeyEnvironment, key: string): S
 export async function createMerchant(db: Db, masterKey: Buffer, name: string): Promise<CreatedMerchant> {
   const sandboxKey = generateMerchantKey('sandbox');
   const productionKey = generateMerchantKey('production');
-  const merchant = await insertMerchant(db, name, [
-    sealKey(masterKey, 'sandbox', sandboxKey),
-    sealKey(masterKey, 'production', productionKey),
-  ]);
+  const merchant = await insertMerchant(db, name, [sealKey(masterKey, 'sandbox', sandboxKey), sealKey(masterKey, 'production', productionKey)]);
   return { merchant, sandboxKey, productionKey };
 }
 
-export async function rotateMerchantKey(
-  db: Db,
-  masterKey: Buffer,
-  merchantId: number,
-  environment: KeyEnvironment,
-): Promise<string> {
+export async function rotateMerchantKey(db: Db, masterKey: Buffer, merchantId: number, environment: KeyEnvironment): Promise<string> {
   const key = generateMerchantKey(environment);
   const replaced = await replaceMerchantKey(db, merchantId, sealKey(masterKey, environment, key));
   if (!replaced) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);

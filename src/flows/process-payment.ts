@@ -1,20 +1,20 @@
 import type { AppContext } from '../app-context.ts';
-import { cardBrandOf } from '../domain/card-brand.ts';
 import { maskPan } from '../lib/pan.ts';
-import { checkoutReturnUrl, providerCallbackUrl } from '../domain/public-urls.ts';
 import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
-import type { GatewaySettings, PayRequest } from '../contract/adapter-contract.ts';
 import type { AdapterClient } from '../gateways/http-adapter-client.ts';
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { ApiError } from '../lib/errors.ts';
 import { decryptWithMasterKey } from '../lib/crypto.ts';
-import type { CardInput, CustomerInput, CreatePaymentRequest } from '../domain/payment-request.ts';
-import type { PaymentRow } from '../store/payments-repo.ts';
-import { enqueue, findPaymentById, markProcessing } from '../store/processing-repo.ts';
+import type { CardInput, CreatePaymentRequest } from '../domain/payment-request.ts';
+import { insertPendingPayment, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
+import { enqueue, findPaymentById, INIT_TO_PENDING, markProcessing, type OutcomeRow, type OutcomeSelection } from '../store/processing-repo.ts';
 import { findMerchantKeySealed } from '../store/merchants-repo.ts';
 import { isSandboxTestCardNumber, TEST_CARD_IN_PRODUCTION_REASON, testCardInProductionOutcome } from '../domain/sandbox-test-cards.ts';
-import { applyGatewayOutcome, applyToLockedPayment } from './apply-gateway-outcome.ts';
-import { resolveGateway } from './gateways.ts';
+import { applySentOutcome, applyToLockedPayment } from './apply-gateway-outcome.ts';
+import { createPayment, newPaymentRow, type CreatePaymentOptions } from './create-payment.ts';
+import { resolveGateway, type ResolvedGateway } from './gateways.ts';
+import { assertMerchantActive } from './merchant-standing.ts';
+import { buildPayRequest, type PayRequestPayment } from './adapter-requests.ts';
 
 export interface ProcessingDeps {
   context: AppContext;
@@ -29,18 +29,16 @@ export interface PaymentRef {
   merchantId: number;
   environment: PaymentRow['environment'];
   merchantKey?: string; // the caller's own key when it authenticated with it (Host-to-Host): saves a lookup
+  chosenGatewayId?: number | null; // the customer's pick on the provider-selection page
 }
 
-export async function processPayment(
-  deps: ProcessingDeps,
-  ref: PaymentRef,
-  card: CardInput | null,
-  client: { ip: string | null },
-): Promise<PaymentRow> {
+export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card: CardInput | null, client: { ip: string | null }): Promise<PaymentRow> {
   const { context } = deps;
   const db = context.database.db;
   const paymentId = ref.id;
-  const gateway = await resolveGateway(context, ref.merchantId, ref.environment);
+  // A caller with the merchant's key (Host-to-Host) was just checked by merchant auth; hosted pages are checked here.
+  if (ref.merchantKey === undefined) await assertMerchantActive(db, ref.merchantId);
+  const gateway = await resolveGateway(context, ref.merchantId, ref.environment, ref.chosenGatewayId ?? null);
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
   // A sandbox test card with a production key is declined here, so no production gateway ever sees it.
   const testCardInProduction = card !== null && ref.environment === 'production' && isSandboxTestCardNumber(card.panDigits);
@@ -48,14 +46,13 @@ export async function processPayment(
     const started = await markProcessing(tx, paymentId, {
       gatewayId: gateway.gatewayId,
       gatewayAlias: gateway.alias,
-      ...(card
-        ? { cardMask: maskPan(card.panDigits), cardHolder: card.holder, cardExpiryMonth: card.expiryMonth, cardExpiryYear: card.expiryYear }
-        : {}),
+      ...(card ? { cardMask: maskPan(card.panDigits), cardHolder: card.holder, cardExpiryMonth: card.expiryMonth, cardExpiryYear: card.expiryYear } : {}),
     });
     if (!started) return null;
     if (testCardInProduction) {
       const refusal = { kind: 'pay', refused: TEST_CARD_IN_PRODUCTION_REASON };
-      return (await applyToLockedPayment(tx, started, testCardInProductionOutcome(), { kind: 'pay', settings: gateway.settings, extraLogs: [refusal] })).payment;
+      return (await applyToLockedPayment(tx, started, testCardInProductionOutcome(), { kind: 'pay', settings: gateway.settings, extraLogs: [refusal] }))
+        .payment;
     }
     if (payMethod.statusCheckerEnabled) {
       await enqueue(tx, { topic: 'status_check', paymentId, dueAt: new Date(Date.now() + payMethod.finalWaitingS * 1000) });
@@ -68,80 +65,78 @@ export async function processPayment(
   }
   if (testCardInProduction) return payment;
   const merchantKey = ref.merchantKey ?? (await merchantKeyOf(context, payment));
-  const request = buildPayRequest(context, payment, gateway.settings, merchantKey, card, client.ip);
-  const call = await deps.adapterClient.call(gateway.settings, 'pay', request, payMethod.responseTimeoutS * 1000);
+  return sendPay(deps, { payment, gateway, merchantKey, card, clientIp: client.ip }, 'full');
+}
+
+export interface HostToHostPayment {
+  scope: MerchantScope;
+  request: CreatePaymentRequest;
+  card: CardInput; // the request's own card
+  options: CreatePaymentOptions;
+  merchantKey: string | undefined; // the key the request authenticated with (merchant auth also checked the merchant is active)
+  clientIp: string | null;
+  afterStored(): Promise<void>; // runs once the payment exists, before its card leaves (the Idempotency-Key commit)
+}
+
+// A create request carrying the card: the gateway is resolved before the insert, so the payment is born pending
+// (init → pending, decided by the domain) in the statement that queues its status check; its /pay answer is
+// written by one more (applySentOutcome). A crash in between leaves a pending payment the status checker settles.
+export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayment): Promise<OutcomeRow<'created'>> {
+  const { context } = deps;
+  const db = context.database.db;
+  const { scope, request, card } = input;
+  const gateway = await resolveGateway(context, scope.merchantId, scope.environment);
+  const payMethod = methodSettingsOf(gateway.settings, 'pay');
+  // Without status checks nothing would settle a payment left pending before its /pay; a test card in production
+  // is refused without one. Both take the general path: created init (the expiry worker's), then processPayment.
+  if (!payMethod.statusCheckerEnabled || (scope.environment === 'production' && isSandboxTestCardNumber(card.panDigits))) {
+    const created = await createPayment(db, scope, request, input.options);
+    await input.afterStored();
+    const ref = { id: created.id, merchantId: scope.merchantId, environment: scope.environment, merchantKey: input.merchantKey };
+    return processPayment(deps, ref, card, { ip: input.clientIp });
+  }
+  const row = newPaymentRow(scope, request, input.options);
+  const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias };
+  const created = await insertPendingPayment(db, row, INIT_TO_PENDING, sentTo, new Date(Date.now() + payMethod.finalWaitingS * 1000));
+  await input.afterStored();
+  const payment = { ...row, id: created.id, status: created.status };
+  const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
+  return sendPay(deps, { payment, gateway, merchantKey, card, clientIp: input.clientIp }, 'created');
+}
+
+interface PaySending {
+  payment: PayRequestPayment & Pick<PaymentRow, 'status' | 'gatewayCurrency'>; // pending, moved there by this request
+  gateway: ResolvedGateway;
+  merchantKey: string;
+  card: CardInput | null;
+  clientIp: string | null;
+}
+
+// The adapter's /pay, outside any transaction, and its answer recorded (the CVV lives only in this call's memory).
+async function sendPay<S extends OutcomeSelection>(deps: ProcessingDeps, sending: PaySending, selection: S): Promise<OutcomeRow<S> | PaymentRow> {
+  const { payment, gateway, card } = sending;
+  const request = buildPayRequest(deps.context, payment, gateway.settings, sending.merchantKey, card, sending.clientIp);
+  const timeoutMs = methodSettingsOf(gateway.settings, 'pay').responseTimeoutS * 1000;
+  const call = await deps.adapterClient.call(gateway.settings, 'pay', request, timeoutMs);
   const outcome = interpretAdapterAnswer(call.answer);
-  const ownLog = { kind: 'pay', request: { url: call.url, body: request }, status: call.answer.kind === 'http_error' ? call.answer.statusCode : 200, response: call.answer.kind === 'response' ? call.answer.body : call.answer, duration: call.durationS };
-  const applied = await applyGatewayOutcome(db, paymentId, outcome, {
+  const ownLog = {
     kind: 'pay',
-    settings: gateway.settings,
-    extraLogs: [ownLog],
-    sensitive: card && { panDigits: card.panDigits, cvv: card.cvv },
-  });
-  return applied.payment;
+    request: { url: call.url, body: request },
+    status: call.answer.kind === 'http_error' ? call.answer.statusCode : 200,
+    response: call.answer.kind === 'response' ? call.answer.body : call.answer,
+    duration: call.durationS,
+  };
+  return applySentOutcome(
+    deps.context.database.db,
+    payment,
+    outcome,
+    { kind: 'pay', settings: gateway.settings, extraLogs: [ownLog], sensitive: card && { panDigits: card.panDigits, cvv: card.cvv } },
+    selection,
+  );
 }
 
 export async function merchantKeyOf(context: AppContext, payment: Pick<PaymentRow, 'merchantId' | 'environment'>): Promise<string> {
   const sealed = await findMerchantKeySealed(context.database.db, payment.merchantId, payment.environment);
   if (!sealed) throw new Error(`merchant ${payment.merchantId} has no ${payment.environment} key`);
   return decryptWithMasterKey(context.masterKey, sealed);
-}
-
-// spec 2.8, with what real adapters require always present: customer.email, lead_id, product.
-function buildPayRequest(
-  context: AppContext,
-  payment: PaymentRow,
-  settings: GatewaySettings,
-  merchantKey: string,
-  card: CardInput | null,
-  clientIp: string | null,
-): PayRequest {
-  const customer = payment.customer as CustomerInput | null;
-  const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
-  const publicUrl = context.config.publicUrl;
-  return {
-    method_name: 'pay',
-    params: {
-      customer: {
-        email: customer?.email ?? `customer+${payment.token}@payrail.invalid`,
-        ip: customer?.ip ?? clientIp ?? '127.0.0.1',
-        first_name: customer?.firstName ?? null,
-        last_name: customer?.lastName ?? null,
-        phone: customer?.phone ?? null,
-        address: customer?.address ?? null,
-        postcode: customer?.postcode ?? null,
-        city: customer?.city ?? null,
-        state: customer?.region ?? null,
-        country: customer?.country ?? null,
-      },
-      ...(card
-        ? {
-            pan: card.panDigits,
-            cvv: card.cvv,
-            expires: `${String(card.expiryMonth).padStart(2, '0')}/${String(card.expiryYear).slice(-2)}`,
-            card: { pan: card.panDigits },
-          }
-        : {}),
-      ...(bankAccount
-        ? { bank_account: { account_number: bankAccount.accountNumber, bank_code: bankAccount.bankName, requisite_type: bankAccount.requisiteType } }
-        : {}),
-      extra_return_param: payment.extraReturnParam,
-      recurring: payment.recurring,
-      need_confirmation: payment.needConfirmation,
-    },
-    payment: {
-      token: payment.token,
-      merchant_private_key: merchantKey,
-      gateway_amount: payment.gatewayAmountMinor,
-      gateway_currency: payment.gatewayCurrency,
-      product: payment.product,
-      lead_id: payment.id,
-      order_number: payment.orderNumber,
-      card_brand_name: card ? cardBrandOf(card.panDigits) : null,
-      extra_return_param: payment.extraReturnParam,
-    },
-    settings,
-    processing_url: checkoutReturnUrl(publicUrl, payment.token),
-    callback_url: providerCallbackUrl(publicUrl, payment.token),
-  };
 }

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
 import type { AdapterMethod, GatewaySettings } from '../contract/adapter-contract.ts';
@@ -7,7 +7,7 @@ import { secureContextTrusting } from '../lib/trusted-ca.ts';
 const ADAPTER_CONNECTIONS_PER_ORIGIN_MAX = 64;
 const ADAPTER_RESPONSE_BYTES_MAX = 1024 * 1024;
 
-export interface AdapterCall {
+interface AdapterCall {
   answer: AdapterAnswer;
   url: string;
   durationS: number;
@@ -18,9 +18,24 @@ export interface AdapterClient {
   close(): Promise<void>;
 }
 
+// Each sign_key's KeyObject is made once (createHmac would make one per call from raw bytes, about 0.05 ms);
+// bounded, as gateways come and go.
+const SIGN_KEYS_KEPT_MAX = 256;
+const signKeyObjects = new Map<string, KeyObject>();
+
+function signKeyObjectOf(signKey: string): KeyObject {
+  let keyObject = signKeyObjects.get(signKey);
+  if (!keyObject) {
+    if (signKeyObjects.size >= SIGN_KEYS_KEPT_MAX) signKeyObjects.clear();
+    keyObject = createSecretKey(Buffer.from(signKey, 'utf8'));
+    signKeyObjects.set(signKey, keyObject);
+  }
+  return keyObject;
+}
+
 // spec 5.5: X-SIGNATURE is the lowercase hex HMAC-SHA512 of the exact body bytes, keyed with sign_key.
-export function adapterSignature(signKey: string, bodyText: string): string {
-  return createHmac('sha512', Buffer.from(signKey, 'utf8')).update(bodyText, 'utf8').digest('hex');
+function adapterSignature(signKey: string, bodyText: string): string {
+  return createHmac('sha512', signKeyObjectOf(signKey)).update(bodyText, 'utf8').digest('hex');
 }
 
 // One keep-alive pool per adapter origin (bounded), shared by every payment; the adapter keeps no state.
@@ -83,9 +98,6 @@ async function readLimited(body: AsyncIterable<Buffer>): Promise<string> {
 function isTimeout(error: unknown): boolean {
   const name = (error as { name?: string }).name;
   return (
-    name === 'TimeoutError' ||
-    name === 'AbortError' ||
-    error instanceof undiciErrors.HeadersTimeoutError ||
-    error instanceof undiciErrors.BodyTimeoutError
+    name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
   );
 }

@@ -46,13 +46,14 @@ export function cardDataMatcher(sensitive?: SensitiveCardData | null): CardDataM
 // Card numbers masked (first 6 / last 4) and, when the payment's CVV is known, that CVV removed.
 export function maskCardDataInText(text: string, matcher: CardDataMatcher | null = null): string {
   let masked = maskCardNumbersInText(text, matcher);
-  if (matcher?.cvvToken) masked = masked.replace(matcher.cvvToken, CARD_DATA_REMOVED);
+  if (matcher?.cvvToken && matcher.cvv !== null && masked.includes(matcher.cvv)) masked = masked.replace(matcher.cvvToken, CARD_DATA_REMOVED);
   return masked;
 }
 
 // Only the numbers: for keys, where removing a short CVV-like token would say which key it was.
 export function maskCardNumbersInText(text: string, matcher: CardDataMatcher | null = null): string {
-  if (!HAS_LONG_DIGITS.test(text)) return text;
+  // Most keys and values are shorter than any PAN: no need to look.
+  if ((typeof text === 'string' && text.length < PAN_DIGITS_MIN) || !HAS_LONG_DIGITS.test(text)) return text;
   const withoutPan = matcher?.pan ? text.replace(matcher.pan, matcher.panMasked) : text;
   return withoutPan.replace(DIGIT_RUN, maskLuhnNumbersInRun);
 }

@@ -41,8 +41,7 @@ export function lockDataDir(dataDir: string): () => void {
       const holderPid = Number(readFileSync(lockPath, 'utf8').trim());
       if (Number.isInteger(holderPid) && holderPid > 0 && isProcessAlive(holderPid)) {
         throw new DataDirLockedError(
-          `the data folder ${dataDir} is in use by another Payrail process (pid ${holderPid}); ` +
-            'stop it first, or point PAYRAIL_DATA_DIR at another folder',
+          `the data folder ${dataDir} is in use by another Payrail process (pid ${holderPid}); stop it first, or point PAYRAIL_DATA_DIR at another folder`,
         );
       }
       rmSync(lockPath, { force: true }); // stale lock of a process that died

@@ -45,7 +45,7 @@ function describeError(error: FastifyError | ApiError): { status: number; items:
   return { status: 500, items: [{ code: 'internal_error', message: 'internal error; the request id identifies it in our logs' }] };
 }
 
-export function validationItems(errors: readonly AjvLikeError[], context: string | undefined): ErrorItem[] {
+function validationItems(errors: readonly AjvLikeError[], context: string | undefined): ErrorItem[] {
   const items = new Map<string, ErrorItem>();
   for (const error of errors) {
     const pathParts = (error.instancePath ?? '').split('/').filter(Boolean);

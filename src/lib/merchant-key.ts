@@ -2,7 +2,7 @@ import { randomBase64Url, sha256Hex } from './crypto.ts';
 
 export type KeyEnvironment = 'sandbox' | 'production';
 
-export const MERCHANT_KEY_PREFIX: Readonly<Record<KeyEnvironment, string>> = {
+const MERCHANT_KEY_PREFIX: Readonly<Record<KeyEnvironment, string>> = {
   sandbox: 'sk_sandbox_',
   production: 'sk_live_',
 };

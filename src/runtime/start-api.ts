@@ -77,12 +77,7 @@ export async function startApi(config: Config, print: (line: string) => void, ro
   }
 }
 
-async function printDemoMerchant(
-  db: Parameters<typeof createMerchant>[0],
-  masterKey: Buffer,
-  config: Config,
-  print: (line: string) => void,
-): Promise<void> {
+async function printDemoMerchant(db: Parameters<typeof createMerchant>[0], masterKey: Buffer, config: Config, print: (line: string) => void): Promise<void> {
   const demo = await createMerchant(db, masterKey, 'Demo merchant');
   const caFlag = config.tlsCertPath ? '' : ` --cacert ${config.dataDir}/tls/cert.pem`;
   print(`Demo merchant #${demo.merchant.id} created. Its sandbox key (shown once): ${demo.sandboxKey}`);

@@ -115,13 +115,12 @@ function repeatAnswer(runtime: SandboxRuntime, existing: SandboxTransaction, fin
 }
 
 // The transaction of this payment token: the one just recorded, or the one an earlier (or concurrent) request recorded.
+// Insert first: a new payment token (nearly every /pay) costs one statement; a repeat is read after its insert lost.
 async function recordOnce(runtime: SandboxRuntime, input: NewTransaction): Promise<{ transaction: SandboxTransaction } | AdapterAnswerBody> {
-  const existing = await findByPaymentToken(runtime.db, input.paymentToken);
-  if (existing !== null) return repeatAnswer(runtime, existing, input.fingerprint);
   const created = await recordTransaction(runtime, input);
   if (created !== null) return { transaction: created };
-  const winner = await findByPaymentToken(runtime.db, input.paymentToken);
-  return winner === null ? { result: false, error: DIFFERENT_REQUEST } : repeatAnswer(runtime, winner, input.fingerprint);
+  const existing = await findByPaymentToken(runtime.db, input.paymentToken);
+  return existing === null ? { result: false, error: DIFFERENT_REQUEST } : repeatAnswer(runtime, existing, input.fingerprint);
 }
 
 function responseTimeoutMsOf(seconds: number | undefined): number {

@@ -6,7 +6,7 @@ import Type, { type Static } from 'typebox';
 const TOKEN_LENGTH_MAX = 256;
 const KEY_LENGTH_MAX = 1024;
 const URL_LENGTH_MAX = 2048;
-export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+[^\\s]*$';
+const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+[^\\s]*$';
 // 12..19 digits, spaces allowed between them.
 const PAN_PATTERN = '^\\s*(?:[0-9]\\s*){12,19}$';
 const CURRENCY_PATTERN = '^[A-Z]{3}$';

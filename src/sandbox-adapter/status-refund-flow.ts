@@ -2,7 +2,7 @@ import { behaviourOf, newGatewayToken, type AdapterAnswerBody, type SandboxRunti
 import type { RefundBodyInput, StatusBodyInput } from './schemas.ts';
 import { findByPaymentToken, recordRefund, type SandboxTransaction } from './transactions-repo.ts';
 
-export const REFUND_COUNT_MAX = 100;
+const REFUND_COUNT_MAX = 100;
 const UNKNOWN_TRANSACTION = 'unknown transaction';
 const REFUND_ATTEMPTS_MAX = 3; // a concurrent refund of the same payment may change what is refundable meanwhile
 

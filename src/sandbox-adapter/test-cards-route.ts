@@ -19,16 +19,20 @@ const TestCardList = Type.Object({
 
 // Public documentation of the sandbox: no key needed to read which cards do what.
 export async function testCardsRoute(app: FastifyInstance): Promise<void> {
-  app.get(SANDBOX_TEST_CARDS_URL_PATH, { schema: { summary: 'The sandbox test cards and what each does', tags: ['sandbox'], response: { 200: TestCardList } } }, async () => ({
-    success: true as const,
-    cards: SANDBOX_TEST_CARDS.map((card) => ({
-      pan: card.pan,
-      display: card.display,
-      operation: card.operation,
-      three_d_secure: card.threeDSecure,
-      scenario: card.scenario,
-      outcome: card.outcome,
-    })),
-    note: 'Sandbox only; any cardholder name, expiry and CVV are accepted. A failed 3-D Secure authentication always declines.',
-  }));
+  app.get(
+    SANDBOX_TEST_CARDS_URL_PATH,
+    { schema: { summary: 'The sandbox test cards and what each does', tags: ['sandbox'], response: { 200: TestCardList } } },
+    async () => ({
+      success: true as const,
+      cards: SANDBOX_TEST_CARDS.map((card) => ({
+        pan: card.pan,
+        display: card.display,
+        operation: card.operation,
+        three_d_secure: card.threeDSecure,
+        scenario: card.scenario,
+        outcome: card.outcome,
+      })),
+      note: 'Sandbox only; any cardholder name, expiry and CVV are accepted. A failed 3-D Secure authentication always declines.',
+    }),
+  );
 }

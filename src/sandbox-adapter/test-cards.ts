@@ -58,19 +58,43 @@ function card(display: string, scenario: SandboxScenario, operation: SandboxOper
 
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = Object.freeze([
   card(NUMBERS.three_ds_approved, 'three_ds_approved', 'pay', true, '3-D Secure, approved after successful authentication'),
-  card(NUMBERS.three_ds_declined, 'three_ds_declined', 'pay', true, `3-D Secure, declined even after successful authentication ("${DECLINE_REASONS.declinedAfterThreeDSecure}")`),
+  card(
+    NUMBERS.three_ds_declined,
+    'three_ds_declined',
+    'pay',
+    true,
+    `3-D Secure, declined even after successful authentication ("${DECLINE_REASONS.declinedAfterThreeDSecure}")`,
+  ),
   card(NUMBERS.approved, 'approved', 'pay', false, 'no 3-D Secure, approved at once'),
   card(NUMBERS.declined, 'declined', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.doNotHonor}")`),
   card(NUMBERS.insufficient_funds, 'insufficient_funds', 'pay', false, `no 3-D Secure, declined at once ("${DECLINE_REASONS.insufficientFunds}")`),
-  card(NUMBERS.callback_approved, 'callback_approved', 'pay', false, 'pending; approved a few seconds later by provider callback only (/status keeps answering pending)'),
+  card(
+    NUMBERS.callback_approved,
+    'callback_approved',
+    'pay',
+    false,
+    'pending; approved a few seconds later by provider callback only (/status keeps answering pending)',
+  ),
   card(NUMBERS.status_check_approved, 'status_check_approved', 'pay', false, 'pending; no callback; approved by the status checker (/status answers approved)'),
-  card(NUMBERS.timeout_then_approved, 'timeout_then_approved', 'pay', false, 'the adapter answers only after response_timeout + 1 s (the caller times out); /status answers approved'),
+  card(
+    NUMBERS.timeout_then_approved,
+    'timeout_then_approved',
+    'pay',
+    false,
+    'the adapter answers only after response_timeout + 1 s (the caller times out); /status answers approved',
+  ),
   card(NUMBERS.payout_approved, 'payout_approved', 'payout', false, 'payout approved at once'),
   card(NUMBERS.payout_declined, 'payout_declined', 'payout', false, `payout declined at once ("${DECLINE_REASONS.payoutDeclined}")`),
 ]);
 
 export const SCENARIO_BEHAVIOURS: Readonly<Record<SandboxScenario, ScenarioBehaviour>> = Object.freeze({
-  three_ds_approved: { firstAnswer: 'three_d_secure', finalStatus: 'approved', declineReason: null, callback: 'after_authentication', statusCheckReports: 'final' },
+  three_ds_approved: {
+    firstAnswer: 'three_d_secure',
+    finalStatus: 'approved',
+    declineReason: null,
+    callback: 'after_authentication',
+    statusCheckReports: 'final',
+  },
   three_ds_declined: {
     firstAnswer: 'three_d_secure',
     finalStatus: 'declined',
@@ -80,12 +104,24 @@ export const SCENARIO_BEHAVIOURS: Readonly<Record<SandboxScenario, ScenarioBehav
   },
   approved: { firstAnswer: 'final', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
   declined: { firstAnswer: 'final', finalStatus: 'declined', declineReason: DECLINE_REASONS.doNotHonor, callback: 'none', statusCheckReports: 'final' },
-  insufficient_funds: { firstAnswer: 'final', finalStatus: 'declined', declineReason: DECLINE_REASONS.insufficientFunds, callback: 'none', statusCheckReports: 'final' },
+  insufficient_funds: {
+    firstAnswer: 'final',
+    finalStatus: 'declined',
+    declineReason: DECLINE_REASONS.insufficientFunds,
+    callback: 'none',
+    statusCheckReports: 'final',
+  },
   callback_approved: { firstAnswer: 'pending', finalStatus: 'approved', declineReason: null, callback: 'after_delay', statusCheckReports: 'pending' },
   status_check_approved: { firstAnswer: 'pending', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
   timeout_then_approved: { firstAnswer: 'timeout', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
   payout_approved: { firstAnswer: 'final', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
-  payout_declined: { firstAnswer: 'final', finalStatus: 'declined', declineReason: DECLINE_REASONS.payoutDeclined, callback: 'none', statusCheckReports: 'final' },
+  payout_declined: {
+    firstAnswer: 'final',
+    finalStatus: 'declined',
+    declineReason: DECLINE_REASONS.payoutDeclined,
+    callback: 'none',
+    statusCheckReports: 'final',
+  },
 });
 
 const CARDS_BY_PAN: ReadonlyMap<string, SandboxTestCard> = new Map(SANDBOX_TEST_CARDS.map((testCard) => [testCard.pan, testCard]));

@@ -1,13 +1,13 @@
 // The HTML of the sandbox 3-D Secure emulation (spec 1: a page with two buttons, success / failure).
 // Self-contained: no script, no third-party resource; the CSP below forbids everything else.
 
-export const THREE_D_SECURE_PAGE_TITLE = 'Sandbox 3-D Secure';
-export const SUCCESS_BUTTON_LABEL = 'Authentication successful';
-export const FAILURE_BUTTON_LABEL = 'Authentication failed';
+const THREE_D_SECURE_PAGE_TITLE = 'Sandbox 3-D Secure';
+const SUCCESS_BUTTON_LABEL = 'Authentication successful';
+const FAILURE_BUTTON_LABEL = 'Authentication failed';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
 }
 
@@ -28,7 +28,7 @@ function originOf(url: string): string | null {
 }
 
 // Amount in major units when the currency is one Intl knows, else in minor units.
-export function formatAmount(amountMinor: number, currency: string): string {
+function formatAmount(amountMinor: number, currency: string): string {
   try {
     const format = new Intl.NumberFormat('en', { style: 'currency', currency });
     const fractionDigits = format.resolvedOptions().maximumFractionDigits ?? 2;

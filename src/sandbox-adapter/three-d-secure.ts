@@ -6,7 +6,7 @@ import { findByGatewayToken, finishAuthentication, type SandboxTransaction } fro
 
 export type ThreeDSecureOutcome = 'success' | 'failure';
 
-export function threeDSecurePageUrl(runtime: SandboxRuntime, transaction: SandboxTransaction): string {
+function threeDSecurePageUrl(runtime: SandboxRuntime, transaction: SandboxTransaction): string {
   return `${runtime.publicBaseUrl}/3ds/${encodeURIComponent(transaction.gatewayToken)}`;
 }
 

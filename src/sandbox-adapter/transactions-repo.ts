@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { AdapterStatus } from '../contract/adapter-contract.ts';
 import type { Db } from '../store/database.ts';
 import { sandboxTransactions } from '../store/schema.ts';
@@ -29,15 +29,48 @@ function toTransaction(row: Row): SandboxTransaction {
 
 const live = (now: Date) => gt(sandboxTransactions.expiresAt, now);
 
+const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['callbackDueAt', 'createdAt', 'expiresAt']);
+
+// One statement, built once per database (every /pay runs it): an expired row of the same payment token is
+// replaced whole, every column taking the new row's value or default; a live one is left alone.
+function prepareInsert(db: Db) {
+  const columns = Object.entries(getTableColumns(sandboxTransactions)).filter(([key]) => key !== 'refundedMinor' && key !== 'refundCount');
+  const values = Object.fromEntries(
+    columns.map(([key]) => [key, TIMESTAMP_COLUMNS.has(key) ? sql`${sql.placeholder(key)}::timestamptz` : sql.placeholder(key)]),
+  );
+  const replacing = Object.fromEntries(
+    Object.entries(getTableColumns(sandboxTransactions))
+      .filter(([key]) => key !== 'paymentToken')
+      .map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]),
+  );
+  return db
+    .insert(sandboxTransactions)
+    .values(values as never)
+    .onConflictDoUpdate({
+      target: sandboxTransactions.paymentToken,
+      set: replacing,
+      setWhere: sql`${sandboxTransactions.expiresAt} <= ${sql.placeholder('createdAt')}::timestamptz`,
+    })
+    .returning()
+    .prepare('sandbox_insert_transaction');
+}
+
+const preparedInserts = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
+
 // Records a new transaction; null when a live one already holds the payment token (the caller reads it).
 export async function insertTransaction(db: Db, transaction: NewSandboxTransaction, ttlMs: number): Promise<SandboxTransaction | null> {
+  let prepared = preparedInserts.get(db);
+  if (!prepared) {
+    prepared = prepareInsert(db);
+    preparedInserts.set(db, prepared);
+  }
   const now = new Date();
-  await db.delete(sandboxTransactions).where(and(eq(sandboxTransactions.paymentToken, transaction.paymentToken), lte(sandboxTransactions.expiresAt, now)));
-  const [row] = await db
-    .insert(sandboxTransactions)
-    .values({ ...transaction, createdAt: now, expiresAt: new Date(now.getTime() + ttlMs) })
-    .onConflictDoNothing({ target: sandboxTransactions.paymentToken })
-    .returning();
+  const [row] = await prepared.execute({
+    ...transaction,
+    callbackDueAt: transaction.callbackDueAt?.toISOString() ?? null,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+  });
   return row === undefined ? null : toTransaction(row);
 }
 

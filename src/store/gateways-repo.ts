@@ -18,7 +18,10 @@ export async function listGateways(db: Db, merchantId: number): Promise<GatewayR
 }
 
 export async function findGateway(db: Db, merchantId: number, gatewayId: number): Promise<GatewayRow | null> {
-  const [row] = await db.select().from(gateways).where(and(eq(gateways.merchantId, merchantId), eq(gateways.id, gatewayId)));
+  const [row] = await db
+    .select()
+    .from(gateways)
+    .where(and(eq(gateways.merchantId, merchantId), eq(gateways.id, gatewayId)));
   return row ?? null;
 }
 

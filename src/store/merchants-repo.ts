@@ -7,7 +7,7 @@ export const MERCHANT_KEYS_CHANNEL = 'payrail_merchant_keys';
 
 export type Environment = 'sandbox' | 'production';
 export type MerchantRow = typeof merchants.$inferSelect;
-export type MerchantKeyRow = typeof merchantKeys.$inferSelect;
+type MerchantKeyRow = typeof merchantKeys.$inferSelect;
 
 export interface StoredKey {
   environment: Environment;
@@ -53,11 +53,7 @@ export async function countMerchants(db: Db): Promise<number> {
 // Both changes below NOTIFY MERCHANT_KEYS_CHANNEL on commit, so every process drops its cached key owners.
 export async function setMerchantStatus(db: Db, merchantId: number, status: MerchantRow['status']): Promise<MerchantRow | null> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(merchants)
-      .set({ status, updatedAt: new Date() })
-      .where(eq(merchants.id, merchantId))
-      .returning();
+    const [row] = await tx.update(merchants).set({ status, updatedAt: new Date() }).where(eq(merchants.id, merchantId)).returning();
     await tx.execute(sql`select pg_notify(${MERCHANT_KEYS_CHANNEL}, '')`);
     return row ?? null;
   });

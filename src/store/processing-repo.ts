@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { decideTransition, NO_FINAL_CHANGE, type PaymentTransition } from '../domain/payment-status.ts';
+import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from '../domain/payment-status.ts';
 import type { Db } from './database.ts';
 import { notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
-import type { PaymentRow } from './payments-repo.ts';
+import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 export type OutboxTopic = OutboxRow['topic'];
@@ -12,7 +12,7 @@ export type DbOrTx = Db | Tx;
 // What may change beside the status; the status itself changes only through transitionPayment.
 export type PaymentChanges = Omit<Partial<typeof payments.$inferInsert>, 'id' | 'status' | 'finalizedAt' | 'createdAt' | 'updatedAt'>;
 
-const OUTBOX_LEASE_MS = 60_000;
+export const OUTBOX_LEASE_MS = 60_000; // a claimed row's lease: another worker resumes it after a crash
 
 export async function findPaymentById(db: DbOrTx, paymentId: number): Promise<PaymentRow | null> {
   const [row] = await db.select().from(payments).where(eq(payments.id, paymentId));
@@ -32,14 +32,25 @@ export async function lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow
 
 export async function updatePayment(db: DbOrTx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow> {
   if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('a payment status changes only through transitionPayment');
-  const [row] = await db.update(payments).set({ ...changes, updatedAt: new Date() }).where(eq(payments.id, paymentId)).returning();
+  const [row] = await db
+    .update(payments)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(payments.id, paymentId))
+    .returning();
   if (!row) throw new Error(`payment ${paymentId} vanished`);
   return row;
 }
 
-// The one writer of payments.status (principle 3): applies a transition the domain decided, only while the
-// payment still has the status it was decided from. Null when a concurrent change won the race.
-export async function transitionPayment(db: DbOrTx, paymentId: number, transition: PaymentTransition, changes: PaymentChanges = {}): Promise<PaymentRow | null> {
+// The writer of payments.status (principle 3): applies a transition the domain decided, only while the payment
+// still has the status it was decided from. Null when a concurrent change won the race. writeOutcome below is the
+// same write with the outcome's side effects in one statement; insertPendingPayment creates a payment through
+// init → pending.
+export async function transitionPayment(
+  db: DbOrTx,
+  paymentId: number,
+  transition: PaymentTransition,
+  changes: PaymentChanges = {},
+): Promise<PaymentRow | null> {
   if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
   const now = new Date();
   const [row] = await db
@@ -50,11 +61,120 @@ export async function transitionPayment(db: DbOrTx, paymentId: number, transitio
   return row ?? null;
 }
 
-const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHANGE);
+export const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHANGE);
 
 // init → pending, once: a second submit of the same payment loses cleanly.
 export async function markProcessing(db: DbOrTx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow | null> {
   return transitionPayment(db, paymentId, INIT_TO_PENDING, changes);
+}
+
+export interface PaymentLogInput {
+  kind: string;
+  entry: unknown;
+}
+
+// The columns an outcome statement sets beside the status: what a provider reports, never the amount.
+const OUTCOME_DETAIL_COLUMNS = ['gatewayToken', 'gatewayDetails', 'providerResponseData', 'recurringGatewayToken', 'redirectRequest', 'requisites'] as const;
+const OUTCOME_JSON_COLUMNS: ReadonlySet<string> = new Set(['gatewayDetails', 'providerResponseData', 'redirectRequest', 'requisites']);
+
+export interface OutcomeWrite {
+  expected: PaymentStatus; // the status the outcome was decided from: nothing is written once the payment left it
+  transition: PaymentTransition | null; // decided by the domain from `expected`; null: the status stays
+  declineReason: string | null; // stored with a transition (null clears it); ignored without one
+  details: PaymentChanges; // OUTCOME_DETAIL_COLUMNS only; a column left out keeps its value
+  logs: readonly PaymentLogInput[];
+  notificationEventId: string | null; // required by a final transition: its merchant notification
+}
+
+// What the statement hands back: the create response's columns (Host-to-Host), or the whole row (checkout).
+const OUTCOME_SELECTIONS = {
+  created: { ...CREATED_COLUMNS, gatewayAlias: payments.gatewayAlias, redirectRequest: payments.redirectRequest },
+  full: getTableColumns(payments),
+};
+export type OutcomeSelection = keyof typeof OUTCOME_SELECTIONS;
+export type OutcomeRow<S extends OutcomeSelection> = { [K in keyof (typeof OUTCOME_SELECTIONS)[S]]: PaymentRow[K & keyof PaymentRow] };
+type OutcomeShape = 'stay' | 'move' | 'final';
+
+const preparedOutcomes = new WeakMap<Db, Map<string, ReturnType<typeof prepareOutcome>>>();
+
+// One statement for what applyToLockedPayment does in a transaction: the status moves only while the payment still
+// has `expected` (the transition's from), the provider's details are saved, the log rows written, and a final
+// status closes the open status checks and queues the notification. Built once per database and shape.
+function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelection) {
+  const selection = OUTCOME_SELECTIONS[selectionName];
+  const value = (name: string) => sql.placeholder(name);
+  const now = sql`${value('now')}::timestamptz`;
+  const set: Record<string, unknown> = {};
+  for (const column of OUTCOME_DETAIL_COLUMNS) {
+    const cast = OUTCOME_JSON_COLUMNS.has(column) ? sql.raw('::jsonb') : sql.raw('::text');
+    set[column] = sql`coalesce(${value(column)}${cast}, ${payments[column]})`;
+  }
+  if (shape === 'stay') {
+    set['updatedAt'] = sql`case when ${value('touched')}::boolean then ${now} else ${payments.updatedAt} end`;
+  } else {
+    Object.assign(set, { status: sql`${value('to')}::text`, declineReason: sql`${value('declineReason')}::text`, updatedAt: now });
+    if (shape === 'final') set['finalizedAt'] = now;
+  }
+  const update = db
+    .update(payments)
+    .set(set as never)
+    .where(and(eq(payments.id, value('id')), sql`${payments.status} = ${value('from')}::text`))
+    .returning(selection);
+  const moved = db.$with('moved', selection).as(update.getSQL());
+  const logged = db.$with('logged', {}).as(sql`insert into ${paymentLogs} (payment_id, kind, entry)
+    select moved.id, entries.value ->> 'kind', entries.value -> 'entry'
+    from moved cross join jsonb_array_elements(${value('logs')}::jsonb) with ordinality as entries(value, position)
+    order by entries.position`);
+  const closed = db.$with('closed', {}).as(sql`update ${outbox} set done_at = ${now} from moved
+    where outbox.payment_id = moved.id and outbox.topic = 'status_check' and outbox.done_at is null`);
+  const queued = db.$with('queued', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at, event_id)
+    select 'notification', moved.id, ${now}, ${value('eventId')}::text from moved`);
+  const statement = shape === 'final' ? db.with(moved, logged, closed, queued) : db.with(moved, logged);
+  return statement.select().from(moved).prepare(`payrail_outcome_${shape}_${selectionName}`);
+}
+
+function preparedOutcomeOf(db: Db, shape: OutcomeShape, selection: OutcomeSelection) {
+  let statements = preparedOutcomes.get(db);
+  if (!statements) {
+    statements = new Map();
+    preparedOutcomes.set(db, statements);
+  }
+  const key = `${shape}_${selection}`;
+  let statement = statements.get(key);
+  if (!statement) {
+    statement = prepareOutcome(db, shape, selection);
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
+// Null when the payment no longer has `expected` (a callback or a status check got there first): nothing was
+// written, and the caller decides again under the row lock (flows/apply-gateway-outcome.ts).
+export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId: number, write: OutcomeWrite, selection: S): Promise<OutcomeRow<S> | null> {
+  const { transition } = write;
+  if (transition !== null && transition.from !== write.expected) throw new Error(`a transition from ${transition.from} applied to a ${write.expected} payment`);
+  if (transition?.final && write.notificationEventId === null) throw new Error('a final transition queues a notification: give its event id');
+  const unknown = Object.keys(write.details).filter((key) => !(OUTCOME_DETAIL_COLUMNS as readonly string[]).includes(key));
+  if (unknown.length > 0) throw new Error(`an outcome statement does not set ${unknown.join(', ')}`);
+  const shape: OutcomeShape = transition === null ? 'stay' : transition.final ? 'final' : 'move';
+  const statement = preparedOutcomeOf(db, shape, selection);
+  const details = write.details as Record<string, unknown>;
+  const values: Record<string, unknown> = {
+    id: paymentId,
+    from: write.expected,
+    to: transition?.to ?? null,
+    now: new Date().toISOString(),
+    declineReason: write.declineReason,
+    touched: Object.keys(details).length > 0,
+    logs: JSON.stringify(write.logs.map((log) => ({ kind: log.kind, entry: log.entry }))),
+    eventId: write.notificationEventId,
+  };
+  for (const column of OUTCOME_DETAIL_COLUMNS) {
+    const detail = details[column];
+    values[column] = detail === undefined || detail === null ? null : OUTCOME_JSON_COLUMNS.has(column) ? JSON.stringify(detail) : detail;
+  }
+  const [row] = await statement.execute(values);
+  return (row as OutcomeRow<S> | undefined) ?? null;
 }
 
 export async function insertPaymentLogs(db: DbOrTx, paymentId: number, entries: readonly { kind: string; entry: unknown }[]): Promise<void> {
@@ -84,14 +204,7 @@ export async function claimDue(db: Db, topic: OutboxTopic, batchSizeMax: number)
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
-    .where(
-      and(
-        eq(outbox.topic, topic),
-        isNull(outbox.doneAt),
-        lte(outbox.dueAt, now),
-        or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now)),
-      ),
-    )
+    .where(and(eq(outbox.topic, topic), isNull(outbox.doneAt), lte(outbox.dueAt, now), or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now))))
     .orderBy(asc(outbox.dueAt))
     .limit(batchSizeMax)
     .for('update', { skipLocked: true });
@@ -108,10 +221,6 @@ export async function completeWork(db: DbOrTx, outboxId: number, lastError: stri
 
 export async function rescheduleWork(db: DbOrTx, outboxId: number, dueAt: Date, lastError: string | null): Promise<void> {
   await db.update(outbox).set({ dueAt, lockedUntil: null, lastError }).where(eq(outbox.id, outboxId));
-}
-
-export async function insertNotificationAttempt(db: Db, attempt: typeof notificationAttempts.$inferInsert): Promise<void> {
-  await db.insert(notificationAttempts).values(attempt);
 }
 
 export async function listNotificationAttempts(db: Db, paymentId: number): Promise<NotificationAttemptRow[]> {

@@ -1,18 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -21,7 +8,9 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'dat
 export const merchants = pgTable('merchants', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   name: text('name').notNull(),
-  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  status: text('status', { enum: ['active', 'disabled'] })
+    .notNull()
+    .default('active'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -39,10 +28,7 @@ export const merchantKeys = pgTable(
     keyPrefix: text('key_prefix').notNull(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (table) => [
-    primaryKey({ columns: [table.merchantId, table.environment] }),
-    uniqueIndex('merchant_keys_digest_idx').on(table.keyDigest),
-  ],
+  (table) => [primaryKey({ columns: [table.merchantId, table.environment] }), uniqueIndex('merchant_keys_digest_idx').on(table.keyDigest)],
 );
 
 export const payments = pgTable(
@@ -54,7 +40,9 @@ export const payments = pgTable(
       .notNull()
       .references(() => merchants.id),
     environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
-    operationType: text('operation_type', { enum: ['pay', 'payout'] }).notNull().default('pay'),
+    operationType: text('operation_type', { enum: ['pay', 'payout'] })
+      .notNull()
+      .default('pay'),
     requestVariant: text('request_variant', { enum: ['A', 'B', 'C'] }).notNull(),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull(),
     product: text('product').notNull(),
@@ -84,6 +72,9 @@ export const payments = pgTable(
     bankAccount: jsonb('bank_account'),
     gatewayId: bigint('gateway_id', { mode: 'number' }),
     gatewayAlias: text('gateway_alias'),
+    // The gateway the customer picked on the provider-selection page while the payment was init; gateway_id is
+    // set only when the payment is sent (a payment never sent to a gateway accepts no callback).
+    chosenGatewayId: bigint('chosen_gateway_id', { mode: 'number' }),
     gatewayToken: text('gateway_token'),
     declineReason: text('decline_reason'),
     gatewayDetails: jsonb('gateway_details'),
@@ -98,17 +89,10 @@ export const payments = pgTable(
   (table) => [
     uniqueIndex('payments_token_idx').on(table.token),
     check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
-    index('payments_expiry_idx')
-      .on(table.expiresAt)
-      .where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
+    index('payments_expiry_idx').on(table.expiresAt).where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
     // The list's ORDER BY created_at DESC, id DESC means NULLS FIRST: each index ends in that order so no list
     // query sorts; the operation type and order number filters each lead their own index.
-    index('payments_merchant_env_created_idx').on(
-      table.merchantId,
-      table.environment,
-      table.createdAt.desc().nullsFirst(),
-      table.id.desc().nullsFirst(),
-    ),
+    index('payments_merchant_env_created_idx').on(table.merchantId, table.environment, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('payments_merchant_env_type_created_idx').on(
       table.merchantId,
       table.environment,
@@ -131,8 +115,11 @@ export const idempotencyKeys = pgTable(
       .references(() => merchants.id),
     environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
-    requestDigest: text('request_digest').notNull(),
-    state: text('state', { enum: ['in_progress', 'completed'] }).notNull(),
+    requestDigest: text('request_digest').notNull(), // HMAC-SHA256 under a key derived from the master key; CVV left out
+    // in_progress → committed (something durable happened: the outcome will be stored whatever it is) → completed
+    state: text('state', { enum: ['in_progress', 'committed', 'completed'] }).notNull(),
+    claimId: text('claim_id').notNull(), // the holder's writes match on it, so a taken-over claim is not touched by its old holder
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(), // renewed while the request runs
     responseStatus: smallint('response_status'),
     responseContentType: text('response_content_type'),
     responseBody: text('response_body'),
@@ -141,6 +128,7 @@ export const idempotencyKeys = pgTable(
   (table) => [
     primaryKey({ columns: [table.merchantId, table.environment, table.idempotencyKey] }),
     index('idempotency_keys_created_idx').on(table.createdAt),
+    check('idempotency_keys_state_check', sql`${table.state} in ('in_progress', 'committed', 'completed')`),
   ],
 );
 
@@ -154,7 +142,9 @@ export const gateways = pgTable(
       .references(() => merchants.id),
     environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
     alias: text('alias').notNull(),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
     settingsSealed: text('settings_sealed').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -194,10 +184,7 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
   },
-  (table) => [
-    index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`),
-    index('outbox_payment_idx').on(table.paymentId),
-  ],
+  (table) => [index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`), index('outbox_payment_idx').on(table.paymentId)],
 );
 
 export const notificationAttempts = pgTable(
@@ -220,14 +207,47 @@ export const notificationAttempts = pgTable(
 
 // Each provider callback is applied at most once: the digest of its decoded signature bytes is unique (a JWT's
 // text is not: its base64url signature has several encodings).
-export const providerCallbacks = pgTable(
-  'provider_callbacks',
+export const providerCallbacks = pgTable('provider_callbacks', {
+  signatureDigest: text('signature_digest').primaryKey(),
+  paymentId: bigint('payment_id', { mode: 'number' })
+    .notNull()
+    .references(() => payments.id),
+  status: text('status').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+// The sandbox acquirer's own record of each pay and payout (its provider state, not Payrail's payment), in the
+// database so every process that mounts the sandbox shares it and a restart keeps it. The merchant key a callback
+// must carry is kept sealed only until that callback is sent; rows live until expires_at.
+const SANDBOX_TRANSACTION_STATUSES = ['pending', 'approved', 'declined'] as const;
+export const sandboxTransactions = pgTable(
+  'sandbox_transactions',
   {
-    signatureDigest: text('signature_digest').primaryKey(),
-    paymentId: bigint('payment_id', { mode: 'number' })
-      .notNull()
-      .references(() => payments.id),
-    status: text('status').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    paymentToken: text('payment_token').primaryKey(),
+    gatewayToken: text('gateway_token').notNull(),
+    operation: text('operation', { enum: ['pay', 'payout'] }).notNull(),
+    scenario: text('scenario'), // null: declined at once (unknown card, no card, production)
+    requestFingerprint: text('request_fingerprint').notNull(), // HMAC of the request, to tell a repeat from another request
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    panMasked: text('pan_masked'),
+    processingUrl: text('processing_url'),
+    callbackUrl: text('callback_url'),
+    status: text('status', { enum: SANDBOX_TRANSACTION_STATUSES }).notNull(),
+    declineReason: text('decline_reason'),
+    refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
+    refundCount: integer('refund_count').notNull().default(0),
+    callbackKeySealed: text('callback_key_sealed'), // AES-256-GCM under a key derived from the sandbox adapter secret
+    // When the provider callback is due (the asynchronously approved card: its approval; 3-D Secure: at once);
+    // a process sending it moves it forward as a lease. Null once sent or when there is none.
+    callbackDueAt: timestamp('callback_due_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
+  (table) => [
+    uniqueIndex('sandbox_transactions_gateway_token_idx').on(table.gatewayToken),
+    index('sandbox_transactions_callback_due_idx').on(table.callbackDueAt).where(sql`${table.callbackDueAt} is not null`),
+    index('sandbox_transactions_expires_idx').on(table.expiresAt),
+    check('sandbox_transactions_status_check', sql`${table.status} in ('pending', 'approved', 'declined')`),
+  ],
 );

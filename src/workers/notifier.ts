@@ -1,18 +1,25 @@
 import { lookup } from 'node:dns';
+import type { FastifyBaseLogger } from 'fastify';
 import { Agent, request } from 'undici';
 import { legacySignature, modernSignatureHeader } from '../domain/notification-signature.ts';
 import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../domain/notification-schedule.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
-import { merchantKeyOf } from '../flows/process-payment.ts';
+import { decryptWithMasterKey } from '../lib/crypto.ts';
 import { resolvePublicAddresses, SsrfRefusedError } from '../lib/ssrf-guard.ts';
-import type { PaymentRow } from '../store/payments-repo.ts';
-import { completeWork, findPaymentById, insertNotificationAttempt, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
+import {
+  finishNotificationWork,
+  type NotificationNext,
+  type NotificationOutcome,
+  type NotificationWork,
+  type NotifiedPayment,
+} from '../store/notification-work-repo.ts';
+import { nextAfterFailure } from './failed-work.ts';
 
-export const NOTIFICATION_TIMEOUT_MS = 10_000;
+const NOTIFICATION_TIMEOUT_MS = 10_000;
 const NOTIFICATION_REFUSED = 'refused: private address';
 const NOTIFICATION_CONNECTION_FAILED = 'connection failed';
 
-export function notificationBody(payment: PaymentRow, merchantKey: string): Record<string, unknown> {
+function notificationBody(payment: NotifiedPayment, merchantKey: string): Record<string, unknown> {
   const fields = {
     token: payment.token,
     type: payment.operationType,
@@ -33,42 +40,59 @@ export function notificationBody(payment: PaymentRow, merchantKey: string): Reco
   };
 }
 
-// At least once, with a stable event id; every attempt recorded; a bounded backoff of about a day.
-export async function deliverNotification(deps: ProcessingDeps, work: OutboxRow): Promise<void> {
-  const db = deps.context.database.db;
-  const payment = await findPaymentById(db, work.paymentId);
-  if (!payment?.callbackUrl) return completeWork(db, work.id, 'no callback URL');
-  const merchantKey = await merchantKeyOf(deps.context, payment);
+// At least once, with a stable event id; every attempt recorded with its outcome; a bounded backoff of about a day.
+// The claim brought each payment and its merchant's sealed key along; the batch's attempts are written together
+// (store/notification-work-repo.ts).
+export async function deliverNotifications(deps: ProcessingDeps, batch: NotificationWork[], log: FastifyBaseLogger): Promise<void> {
+  const outcomes = await Promise.all(
+    batch.map((work) =>
+      deliverNotification(deps, work).catch((error: unknown): NotificationOutcome => {
+        log.error({ err: error, outboxId: work.id, topic: 'notification' }, 'outbox work failed');
+        return { work, eventId: eventIdOf(work), attempt: null, next: nextAfterFailure(work, error) };
+      }),
+    ),
+  );
+  await finishNotificationWork(deps.context.database.db, outcomes);
+}
+
+const eventIdOf = (work: NotificationWork) => work.eventId ?? `evt_${work.id}`;
+
+async function deliverNotification(deps: ProcessingDeps, work: NotificationWork): Promise<NotificationOutcome> {
+  const { payment } = work;
+  const eventId = eventIdOf(work);
+  if (!payment.callbackUrl) return { work, eventId, attempt: null, next: { done: true, lastError: 'no callback URL' } };
+  if (work.merchantKeySealed === null) throw new Error(`merchant ${payment.merchantId} has no ${payment.environment} key`);
+  const merchantKey = decryptWithMasterKey(deps.context.masterKey, work.merchantKeySealed);
   const bodyText = JSON.stringify(notificationBody(payment, merchantKey));
-  const eventId = work.eventId ?? `evt_${work.id}`;
   const startedAt = performance.now();
   let responseStatus: number | null = null;
   let error: string | null = null;
   try {
     const mustBePublic = !deps.context.config.allowPrivateCallbacks; // one rule for sandbox and production
-    responseStatus = await post(payment.callbackUrl, bodyText, {
-      'content-type': 'application/json',
-      'x-payrail-event-id': eventId,
-      'x-payrail-signature': modernSignatureHeader(bodyText, merchantKey, Math.floor(Date.now() / 1000)),
-    }, mustBePublic);
+    responseStatus = await post(
+      payment.callbackUrl,
+      bodyText,
+      {
+        'content-type': 'application/json',
+        'x-payrail-event-id': eventId,
+        'x-payrail-signature': modernSignatureHeader(bodyText, merchantKey, Math.floor(Date.now() / 1000)),
+      },
+      mustBePublic,
+    );
     if (responseStatus < 200 || responseStatus >= 300) error = `HTTP ${responseStatus}`;
   } catch (failure: unknown) {
     // The merchant sees whether we connected, never socket error text: that would map their network for them.
     error = failure instanceof SsrfRefusedError ? NOTIFICATION_REFUSED : NOTIFICATION_CONNECTION_FAILED;
   }
-  await insertNotificationAttempt(db, {
-    paymentId: payment.id,
-    eventId,
-    attemptNumber: work.attempts,
-    url: payment.callbackUrl,
-    responseStatus,
-    error,
-    durationMs: Math.round(performance.now() - startedAt),
-  });
-  if (error === null) return completeWork(db, work.id);
-  const delayMs = work.attempts >= NOTIFICATION_ATTEMPTS_MAX ? null : notificationDelayMs(work.attempts);
-  if (delayMs === null) return completeWork(db, work.id, `gave up: ${error}`);
-  await rescheduleWork(db, work.id, new Date(Date.now() + delayMs), error);
+  const attempt = { url: payment.callbackUrl, responseStatus, error, durationMs: Math.round(performance.now() - startedAt) };
+  return { work, eventId, attempt, next: nextAfter(work.attempts, error) };
+}
+
+function nextAfter(attempts: number, error: string | null): NotificationNext {
+  if (error === null) return { done: true, lastError: null };
+  const delayMs = attempts >= NOTIFICATION_ATTEMPTS_MAX ? null : notificationDelayMs(attempts);
+  if (delayMs === null) return { done: true, lastError: `gave up: ${error}` };
+  return { done: false, dueAt: new Date(Date.now() + delayMs), lastError: error };
 }
 
 // Unchecked destinations (private callbacks allowed) share one keep-alive pool.

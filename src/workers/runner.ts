@@ -1,23 +1,50 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
+import type { Db } from '../store/database.ts';
+import { claimDueNotifications } from '../store/notification-work-repo.ts';
 import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/processing-repo.ts';
 import { expireDuePayments } from './expiry.ts';
-import { deliverNotification } from './notifier.ts';
+import { nextAfterFailure } from './failed-work.ts';
+import { deliverNotifications } from './notifier.ts';
 import { runStatusCheck } from './status-checker.ts';
 
 const CLAIM_BATCH_MAX = 50;
-const FAILED_WORK_RETRY_MS = 30_000;
-const FAILED_WORK_ATTEMPTS_MAX = 1000; // a row that keeps throwing is closed, with its error, after this many claims
 
 export interface RunningWorkers {
   stop(): Promise<void>;
   tick(): Promise<void>; // one pass over every topic, for tests
 }
 
-const HANDLERS: Record<OutboxTopic, (deps: ProcessingDeps, work: OutboxRow) => Promise<void>> = {
-  status_check: runStatusCheck,
-  notification: deliverNotification,
+type Work = Pick<OutboxRow, 'id' | 'attempts'>;
+
+interface TopicWorker<W extends Work> {
+  claim(db: Db, batchSizeMax: number): Promise<W[]>; // due rows, leased to this worker
+  run(deps: ProcessingDeps, batch: W[], log: FastifyBaseLogger): Promise<void>; // each row's failure handled inside
+}
+
+const topicWorker = <W extends Work>(worker: TopicWorker<W>) => worker as unknown as TopicWorker<Work>;
+
+// Status checks one by one, each row written when its check ends; notifications are claimed with their payment and
+// the merchant's sealed key, delivered side by side, and every attempt recorded by one statement for the batch.
+const TOPICS: Record<OutboxTopic, TopicWorker<Work>> = {
+  status_check: topicWorker({ claim: (db, batchSizeMax) => claimDue(db, 'status_check', batchSizeMax), run: runStatusChecks }),
+  notification: topicWorker({ claim: claimDueNotifications, run: deliverNotifications }),
 };
+
+async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: FastifyBaseLogger): Promise<void> {
+  const db = deps.context.database.db;
+  await Promise.all(
+    batch.map(async (work) => {
+      try {
+        await runStatusCheck(deps, work);
+      } catch (error) {
+        log.error({ err: error, outboxId: work.id, topic: 'status_check' }, 'outbox work failed');
+        const next = nextAfterFailure(work, error);
+        await (next.done ? completeWork(db, work.id, next.lastError) : rescheduleWork(db, work.id, next.dueAt, next.lastError)).catch(() => {});
+      }
+    }),
+  );
+}
 
 // The worker role: polls the outbox (and expiries) every poll interval; any number may run against one database.
 export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollMs: number): RunningWorkers {
@@ -25,24 +52,14 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
   let running: Promise<void> | null = null;
   const db = deps.context.database.db;
 
-  const runOne = async (topic: OutboxTopic, work: OutboxRow) => {
-    try {
-      await HANDLERS[topic](deps, work);
-    } catch (error) {
-      log.error({ err: error, outboxId: work.id, topic }, 'outbox work failed');
-      const message = (error as Error).message;
-      const closing = work.attempts >= FAILED_WORK_ATTEMPTS_MAX;
-      await (closing ? completeWork(db, work.id, `gave up: ${message}`) : rescheduleWork(db, work.id, new Date(Date.now() + FAILED_WORK_RETRY_MS), message)).catch(() => {});
-    }
-  };
-
   // One pass over every topic; true when a batch came back full, so more work is waiting.
   const pass = async (): Promise<boolean> => {
     let backlog = false;
-    for (const topic of Object.keys(HANDLERS) as OutboxTopic[]) {
-      const claimed = await claimDue(db, topic, CLAIM_BATCH_MAX);
+    for (const topic of Object.keys(TOPICS) as OutboxTopic[]) {
+      const claimed = await TOPICS[topic].claim(db, CLAIM_BATCH_MAX);
       if (claimed.length === CLAIM_BATCH_MAX) backlog = true;
-      await Promise.all(claimed.map((work) => runOne(topic, work)));
+      // A batch that could not be written keeps its leases: its rows are claimed again once they lapse.
+      await TOPICS[topic].run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
     }
     await expireDuePayments(db);
     return backlog;

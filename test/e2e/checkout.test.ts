@@ -85,7 +85,9 @@ describe.runIf(browserTestsRunnable)('hosted checkout in Chromium', () => {
     await page.goto(payment.processingUrl);
     await payOnPage(page, pan);
     await page.waitForSelector('button', { timeout: 10_000 });
-    await expect.poll(async () => page.locator('button').allTextContents(), { timeout: 10_000 }).toEqual(['Authentication successful', 'Authentication failed']);
+    await expect
+      .poll(async () => page.locator('button').allTextContents(), { timeout: 10_000 })
+      .toEqual(['Authentication successful', 'Authentication failed']);
     await page.getByRole('button', { name: button }).click();
     const landed = await finalUrl(page, path);
     expect(landed.searchParams.get('status')).toBe(status);

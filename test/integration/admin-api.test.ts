@@ -34,9 +34,7 @@ describe.each(engines)('admin API on %s', (engine) => {
     const fetched = await admin('GET', `/merchants/${id}`);
     expect(fetched.json().merchant).toMatchObject({ id, name: 'Acme', status: 'active' });
     expect(fetched.body).not.toContain(sandboxKey);
-    expect(fetched.json().merchant.keys.map((key: { prefix: string }) => key.prefix)).toEqual(
-      expect.arrayContaining([`${sandboxKey.slice(0, 15)}…`]),
-    );
+    expect(fetched.json().merchant.keys.map((key: { prefix: string }) => key.prefix)).toEqual(expect.arrayContaining([`${sandboxKey.slice(0, 15)}…`]));
   });
 
   it('stores keys encrypted under the master key with a SHA-256 digest, never in clear', async () => {

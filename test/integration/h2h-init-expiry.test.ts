@@ -11,8 +11,10 @@ const engines = await testEngines();
 
 const WORKER_POLL_MS = 60_000; // the test drives passes with tick()
 
-// The create and the adapter call are separate steps. A failure between them (simulated by a trigger that
-// refuses init → pending for the orders named crash-…, as a crash there would leave it) must not leave `init` forever.
+// Through a gateway without status checks, the create and the move to pending are separate steps. A failure between
+// them (simulated by a trigger that refuses init → pending for the orders named crash-…, as a crash there would
+// leave it) must not leave `init` forever. (With status checks a Host-to-Host payment is born pending, its status
+// check queued in the same statement: h2h-born-pending.test.ts.)
 const FAIL_BEFORE_THE_ADAPTER_CALL = sql`
   create function refuse_processing_of_crash_orders() returns trigger language plpgsql as $$
   begin
@@ -33,7 +35,7 @@ describe.each(engines)('a Host-to-Host payment whose card never reached the adap
     merchant = await harness.createMerchant();
     adapter = await startFakeAdapter();
     adapter.respond('pay', (request) => reply.json(adapterAnswer.approved(`gw_${request.body.payment.token}`)));
-    await addProductionGateway(harness, merchant.id, adapter);
+    await addProductionGateway(harness, merchant.id, adapter, { enable_status_checker: false });
     await harness.database.db.execute(FAIL_BEFORE_THE_ADAPTER_CALL);
     await harness.database.db.execute(
       sql`create trigger crash_orders before update on payments for each row execute function refuse_processing_of_crash_orders()`,

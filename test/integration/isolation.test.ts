@@ -97,8 +97,7 @@ describe.each(engines.filter((engine) => engine === 'postgres'))('key rotation a
     const second = await buildApp({ ...first.app.payrail }, { logger: false });
     try {
       const merchant = await first.createMerchant('Two processes');
-      const listOn = (app: typeof second, key: string) =>
-        app.inject({ method: 'GET', url: '/api/v1/payments', headers: { authorization: `Bearer ${key}` } });
+      const listOn = (app: typeof second, key: string) => app.inject({ method: 'GET', url: '/api/v1/payments', headers: { authorization: `Bearer ${key}` } });
       expect((await listOn(second, merchant.sandboxKey)).statusCode).toBe(200); // now cached in the second app
       await first.app.inject({
         method: 'POST',

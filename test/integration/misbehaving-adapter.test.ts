@@ -12,9 +12,30 @@ const engines = await testEngines();
 
 // spec 2.8: every key the business service may send in a pay request.
 const PAY_TOP_LEVEL_KEYS = ['method_name', 'params', 'payment', 'settings', 'processing_url', 'callback_url'];
-const PAY_PARAMS_KEYS = ['customer', 'pan', 'cvv', 'expires', 'card', 'bank_account', 'extra_return_param', 'recurring', 'need_confirmation', 'custom_request_field'];
+const PAY_PARAMS_KEYS = [
+  'customer',
+  'pan',
+  'cvv',
+  'expires',
+  'card',
+  'bank_account',
+  'extra_return_param',
+  'recurring',
+  'need_confirmation',
+  'custom_request_field',
+];
 const PAY_CUSTOMER_KEYS = ['email', 'ip', 'first_name', 'last_name', 'phone', 'address', 'postcode', 'city', 'state', 'country', 'birthday'];
-const PAY_PAYMENT_KEYS = ['token', 'merchant_private_key', 'gateway_amount', 'gateway_currency', 'product', 'lead_id', 'order_number', 'card_brand_name', 'extra_return_param'];
+const PAY_PAYMENT_KEYS = [
+  'token',
+  'merchant_private_key',
+  'gateway_amount',
+  'gateway_currency',
+  'product',
+  'lead_id',
+  'order_number',
+  'card_brand_name',
+  'extra_return_param',
+];
 
 interface ProductionMerchant {
   id: number;
@@ -92,7 +113,13 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
   const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 50 });
   const deliveriesFor = (token: string) => receiver.received.filter((item) => item.body.includes(token));
   const callbackUrlOf = (token: string) => `${server.baseUrl}/callbacks/v2/gateway_callbacks/${token}`;
-  const callback = (adapter: FakeAdapter, merchant: ProductionMerchant, token: string, claims: { status: string; amount: number; currency: string; reason?: string }, tamperSignature = false) =>
+  const callback = (
+    adapter: FakeAdapter,
+    merchant: ProductionMerchant,
+    token: string,
+    claims: { status: string; amount: number; currency: string; reason?: string },
+    tamperSignature = false,
+  ) =>
     adapter.sendCallback({
       callbackUrl: callbackUrlOf(token),
       signKey: merchant.signKey,
@@ -156,7 +183,11 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
   describe('a /pay that fails as a system error leaves the payment pending until /status finalizes it', () => {
     const noRecovery = async () => {};
     const failures: [string, (adapter: FakeAdapter) => Promise<void>, (adapter: FakeAdapter) => Promise<void>][] = [
-      ['a response timeout', async (adapter) => adapter.respond('pay', reply.sleep(2_500, reply.json(adapterAnswer.declined('late', { details: 'too late' })))), noRecovery],
+      [
+        'a response timeout',
+        async (adapter) => adapter.respond('pay', reply.sleep(2_500, reply.json(adapterAnswer.declined('late', { details: 'too late' })))),
+        noRecovery,
+      ],
       ['an HTTP 500', async (adapter) => adapter.respond('pay', reply.httpStatus(500, '{"result":false,"status":"declined","error":"boom"}')), noRecovery],
       ['a body that is not JSON', async (adapter) => adapter.respond('pay', reply.invalidJson()), noRecovery],
       ['a connection closed without an answer', async (adapter) => adapter.respond('pay', reply.closeSocket()), noRecovery],
@@ -167,7 +198,9 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
     it.concurrent.for(failures)('%s', async ([, misbehave, recover], { expect, onTestFinished }) => {
       const adapter = await fakeAdapter(onTestFinished);
       let released = false;
-      adapter.respond('status', () => reply.json(released ? adapterAnswer.approved('gw-late', { amount: 1999, currency: 'EUR' }) : adapterAnswer.pending('gw-late')));
+      adapter.respond('status', () =>
+        reply.json(released ? adapterAnswer.approved('gw-late', { amount: 1999, currency: 'EUR' }) : adapterAnswer.pending('gw-late')),
+      );
       const merchant = await productionMerchant(adapter);
       await misbehave(adapter);
       const created = await payWithCard(merchant, 'system-error');

@@ -25,10 +25,16 @@ describe.each(engines)('payment list on %s', (engine) => {
     }
     // Spread creation over three days so the date filters have something to cut.
     await harness.database.db.execute(
-      sql`update payments set created_at = '2026-03-01T10:00:00Z' where token in (${sql.join(tokensNewestFirst.slice(20).map((token) => sql`${token}`), sql`, `)})`,
+      sql`update payments set created_at = '2026-03-01T10:00:00Z' where token in (${sql.join(
+        tokensNewestFirst.slice(20).map((token) => sql`${token}`),
+        sql`, `,
+      )})`,
     );
     await harness.database.db.execute(
-      sql`update payments set created_at = '2026-03-02T23:59:59Z' where token in (${sql.join(tokensNewestFirst.slice(15, 20).map((token) => sql`${token}`), sql`, `)})`,
+      sql`update payments set created_at = '2026-03-02T23:59:59Z' where token in (${sql.join(
+        tokensNewestFirst.slice(15, 20).map((token) => sql`${token}`),
+        sql`, `,
+      )})`,
     );
   });
   afterAll(async () => harness?.close());
@@ -37,14 +43,37 @@ describe.each(engines)('payment list on %s', (engine) => {
 
   it('pages newest first with the spec envelope and its spelling', async () => {
     const first = (await list('?perPage=10')).json();
-    expect(first).toMatchObject({ success: true, errors: [], status: 200, totalCount: PAYMENT_COUNT, totalCountExact: true, curentPage: 1, perPage: 10, totalPage: 3 });
+    expect(first).toMatchObject({
+      success: true,
+      errors: [],
+      status: 200,
+      totalCount: PAYMENT_COUNT,
+      totalCountExact: true,
+      curentPage: 1,
+      perPage: 10,
+      totalPage: 3,
+    });
     expect(first.nextCursor).toEqual(expect.any(String));
     expect(first.payments.map((payment: { token: string }) => payment.token)).toEqual(tokensNewestFirst.slice(0, 10));
     const third = (await list('?perPage=10&page=3')).json();
     expect(third.payments.map((payment: { token: string }) => payment.token)).toEqual(tokensNewestFirst.slice(20, 25));
     expect(third.nextCursor).toBeNull();
     expect(Object.keys(first.payments[0]).sort()).toEqual(
-      ['amount', 'created_at', 'currency', 'extra_return_param', 'id', 'operation_type', 'order_number', 'product', 'redirect_fail_url', 'redirect_success_url', 'status', 'token', 'updated_at'].sort(),
+      [
+        'amount',
+        'created_at',
+        'currency',
+        'extra_return_param',
+        'id',
+        'operation_type',
+        'order_number',
+        'product',
+        'redirect_fail_url',
+        'redirect_success_url',
+        'status',
+        'token',
+        'updated_at',
+      ].sort(),
     );
   });
 

@@ -138,7 +138,10 @@ describe.each(engines)('payments API on %s', (engine) => {
     expect(rowText).not.toContain('4000000000003220');
     expect(rowText).not.toContain('"987"');
     expect(rowText).not.toMatch(/cvv/i);
-    const [logs] = await queryRows<{ logs: string }>(harness.database, sql`select coalesce(string_agg(entry::text, ' '), '') as logs from payment_logs l join payments p on p.id = l.payment_id where p.token = ${token}`);
+    const [logs] = await queryRows<{ logs: string }>(
+      harness.database,
+      sql`select coalesce(string_agg(entry::text, ' '), '') as logs from payment_logs l join payments p on p.id = l.payment_id where p.token = ${token}`,
+    );
     expect(logs?.logs ?? '').not.toContain('"987"');
     expect(logs?.logs ?? '').not.toContain('4000000000003220');
     const fetched = await harness.merchantRequest(merchant.sandboxKey, { method: 'GET', url: `/api/v1/payments/${token}` });

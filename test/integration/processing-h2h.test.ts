@@ -50,10 +50,21 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
     await eventually(async () => receiver.received.filter((item) => item.body.includes(token)).length).toBe(1);
     const delivery = receiver.received.find((item) => item.body.includes(token))!;
     const notification = JSON.parse(delivery.body);
-    expect(notification).toMatchObject({ token, type: 'pay', status: 'approved', orderNumber: 'h2h-77', amount: 1999, currency: 'EUR', cardHolder: 'Ada Lovelace', sanitizedMask: '424242******4242' });
+    expect(notification).toMatchObject({
+      token,
+      type: 'pay',
+      status: 'approved',
+      orderNumber: 'h2h-77',
+      amount: 1999,
+      currency: 'EUR',
+      cardHolder: 'Ada Lovelace',
+      sanitizedMask: '424242******4242',
+    });
     const signed = `${token.length}${token}3pay8approved6h2h-77419993EUR419993EUR${merchant.sandboxKey}`;
     expect(notification.signature).toBe(createHash('md5').update(signed).digest('hex'));
-    expect(verifyModernSignature(String(delivery.headers['x-payrail-signature']), delivery.body, merchant.sandboxKey, 300, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifyModernSignature(String(delivery.headers['x-payrail-signature']), delivery.body, merchant.sandboxKey, 300, Math.floor(Date.now() / 1000))).toBe(
+      true,
+    );
     expect(delivery.headers['x-payrail-event-id']).toMatch(/^[0-9a-f-]{36}$/);
     const attempts = await server.call('GET', `/api/v1/payments/${token}/notifications`, { key: merchant.sandboxKey });
     expect(attempts.body.notifications).toMatchObject([{ attempt: 1, response_status: 200, error: null }]);
@@ -152,7 +163,13 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
 
     it('keeps a final status final when a late callback disagrees', async () => {
       const approved = (await payWithCard('4242424242424242')).body.token as string;
-      const late = await signCallbackJwt(signKey(), { status: 'declined', reason: 'late', amount: 1999, currency: 'EUR', secure: encryptMerchantKey(signKey(), merchant.sandboxKey) });
+      const late = await signCallbackJwt(signKey(), {
+        status: 'declined',
+        reason: 'late',
+        amount: 1999,
+        currency: 'EUR',
+        secure: encryptMerchantKey(signKey(), merchant.sandboxKey),
+      });
       const answer = await server.call('POST', callbackPath(approved), { body: {}, headers: { authorization: `Bearer ${late}` } });
       expect(answer.body).toMatchObject({ success: true, applied: false });
       expect((await statusOf(approved)).status).toBe('approved');
@@ -177,7 +194,14 @@ describe.each(engines)('the bank_account variant and sandbox documentation on %s
   ])('answers GET processingUrl with JSON and the mapped %s requisites', async (requisiteType, requisites) => {
     const created = await server.call('POST', '/api/v1/payments', {
       key: merchant.sandboxKey,
-      body: { product: 'Transfer', amount: 5000, currency: 'RUB', callbackUrl: 'https://merchant.example/cb', bank_account: { requisite_type: requisiteType }, customer: { email: 'payer@example.com' } },
+      body: {
+        product: 'Transfer',
+        amount: 5000,
+        currency: 'RUB',
+        callbackUrl: 'https://merchant.example/cb',
+        bank_account: { requisite_type: requisiteType },
+        customer: { email: 'payer@example.com' },
+      },
     });
     const processingUrl = created.body.processingUrl[0].sandbox as string;
     const opened = await server.call('GET', new URL(processingUrl).pathname);
@@ -190,7 +214,11 @@ describe.each(engines)('the bank_account variant and sandbox documentation on %s
       payment: { amount: 5000, currency: 'RUB', gateway_amount: 5000, gateway_currency: 'RUB', status: 'pending' },
       ...requisites,
     });
-    await expect.poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}`, { key: merchant.sandboxKey })).body.payment.status, { timeout: 15_000 }).toBe('approved');
+    await expect
+      .poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}`, { key: merchant.sandboxKey })).body.payment.status, {
+        timeout: 15_000,
+      })
+      .toBe('approved');
   });
 
   it('lists the sandbox test cards without a key', async () => {
@@ -207,9 +235,16 @@ describe.each(engines)('the bank_account variant and sandbox documentation on %s
       body: { product: 'Abandoned cart', amount: 100, currency: 'USD', callbackUrl: 'http://127.0.0.1:9/never', expires_at: 1 },
     });
     await server.running.app.payrail.database.db.execute(sql`update payments set expires_at = now() - interval '1 second' where token = ${created.body.token}`);
-    await expect.poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}`, { key: merchant.sandboxKey })).body.payment.status, { timeout: 10_000 }).toBe('expired');
     await expect
-      .poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}/notifications`, { key: merchant.sandboxKey })).body.notifications.length, { timeout: 10_000 })
+      .poll(async () => (await server.call('GET', `/api/v1/payments/${created.body.token}`, { key: merchant.sandboxKey })).body.payment.status, {
+        timeout: 10_000,
+      })
+      .toBe('expired');
+    await expect
+      .poll(
+        async () => (await server.call('GET', `/api/v1/payments/${created.body.token}/notifications`, { key: merchant.sandboxKey })).body.notifications.length,
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0);
   });
 });

@@ -62,9 +62,7 @@ describe.each(engines)('the service on a real socket (%s)', (engine) => {
 
   it('fails a plain-HTTP request to the port', async () => {
     const outcome = await new Promise<string>((resolve) => {
-      const plain = http.get({ host: '127.0.0.1', port: server.port, path: '/health', timeout: 5000 }, (response) =>
-        resolve(`status ${response.statusCode}`),
-      );
+      const plain = http.get({ host: '127.0.0.1', port: server.port, path: '/health', timeout: 5000 }, (response) => resolve(`status ${response.statusCode}`));
       plain.on('error', (error) => resolve(`error ${error.message}`));
       plain.on('timeout', () => plain.destroy(new Error('timeout')));
     });
@@ -79,8 +77,7 @@ describe.each(engines)('the service on a real socket (%s)', (engine) => {
 
   it('lets the CLI create and list merchants through the admin API while the server runs', async () => {
     const environment = { ...process.env, PAYRAIL_DATA_DIR: dataDir, PAYRAIL_ADMIN_KEY: '' };
-    const cli = (...args: string[]) =>
-      runFile(process.execPath, ['src/main.ts', ...args, '--url', `https://localhost:${server.port}`], { env: environment });
+    const cli = (...args: string[]) => runFile(process.execPath, ['src/main.ts', ...args, '--url', `https://localhost:${server.port}`], { env: environment });
     const created = JSON.parse((await cli('merchant', 'create', '--name', 'Acme CLI', '--json')).stdout) as { id: number; sandbox_key: string };
     expect(created.sandbox_key).toMatch(/^sk_sandbox_/);
     const listed = JSON.parse((await cli('merchant', 'list', '--json')).stdout) as { id: number; name: string }[];

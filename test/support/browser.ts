@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 // Outside CI a machine without Chromium skips the browser tests loudly; under CI=true they fail instead.
 export const browserTestsRunnable = existsSync(CHROMIUM_PATH) || process.env['CI'] === 'true';

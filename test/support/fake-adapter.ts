@@ -7,7 +7,7 @@ import { encryptMerchantKey, signCallbackJwt } from '../../src/contract/callback
 
 const REQUEST_BODY_BYTES_MAX = 1024 * 1024;
 
-export interface AdapterRequest {
+interface AdapterRequest {
   method: string; // the last path segment: pay, status, payout, …
   path: string;
   headers: IncomingHttpHeaders;
@@ -24,7 +24,7 @@ export type AdapterReply =
   | { kind: 'close_socket' };
 
 // A fixed reply, or one computed (possibly later) from the request.
-export type AdapterScript = AdapterReply | ((request: AdapterRequest) => AdapterReply | Promise<AdapterReply>);
+type AdapterScript = AdapterReply | ((request: AdapterRequest) => AdapterReply | Promise<AdapterReply>);
 
 export const reply = {
   json: (body: unknown): AdapterReply => ({ kind: 'json', body }),
@@ -36,9 +36,27 @@ export const reply = {
 
 // Bodies in the shape of spec 2.9.
 export const adapterAnswer = {
-  pending: (gatewayToken: string, extra: Record<string, unknown> = {}) => ({ result: true, status: 'pending', gateway_token: gatewayToken, logs: [], ...extra }),
-  approved: (gatewayToken: string, extra: Record<string, unknown> = {}) => ({ result: true, status: 'approved', gateway_token: gatewayToken, logs: [], ...extra }),
-  declined: (gatewayToken: string, extra: Record<string, unknown> = {}) => ({ result: true, status: 'declined', gateway_token: gatewayToken, logs: [], ...extra }),
+  pending: (gatewayToken: string, extra: Record<string, unknown> = {}) => ({
+    result: true,
+    status: 'pending',
+    gateway_token: gatewayToken,
+    logs: [],
+    ...extra,
+  }),
+  approved: (gatewayToken: string, extra: Record<string, unknown> = {}) => ({
+    result: true,
+    status: 'approved',
+    gateway_token: gatewayToken,
+    logs: [],
+    ...extra,
+  }),
+  declined: (gatewayToken: string, extra: Record<string, unknown> = {}) => ({
+    result: true,
+    status: 'declined',
+    gateway_token: gatewayToken,
+    logs: [],
+    ...extra,
+  }),
 };
 
 export interface ProviderCallback {
@@ -75,7 +93,11 @@ export function cardEchoLogs(pan: string, cvv: string): unknown[] {
   const grouped = (separator: string) => pan.replace(/(\d{4})(?=\d)/g, `$1${separator}`);
   return [
     { request: { number: pan, card_no: grouped(' '), security_code: cvv, expiry: '12/30' }, response: { message: `card ${grouped(' ')} cvv ${cvv}` } },
-    { [pan]: 'the PAN as a key', nested: { deeper: [{ pan_digits: grouped('-') }, `charged ${grouped('.')} / ${cvv}`, cvv] }, raw: JSON.stringify({ cardNumber: pan, cvc: cvv }) },
+    {
+      [pan]: 'the PAN as a key',
+      nested: { deeper: [{ pan_digits: grouped('-') }, `charged ${grouped('.')} / ${cvv}`, cvv] },
+      raw: JSON.stringify({ cardNumber: pan, cvc: cvv }),
+    },
     { card_as_number: Number(pan), text: `PAN=${pan};CVV=${cvv}` },
   ];
 }
@@ -213,7 +235,7 @@ export async function providerCallbackJwt(callback: Pick<ProviderCallback, 'sign
   return `${header}.${payload}.${bytes.toString('base64url')}`;
 }
 
-export async function postProviderCallback(callback: ProviderCallback): Promise<{ statusCode: number; body: any }> {
+async function postProviderCallback(callback: ProviderCallback): Promise<{ statusCode: number; body: any }> {
   const jwt = await providerCallbackJwt(callback);
   const response = await request(callback.callbackUrl, {
     method: 'POST',

@@ -25,12 +25,17 @@ export interface Harness {
 }
 
 export const PUBLIC_URL = 'https://pay.test';
-export const SANDBOX_ADAPTER_SECRET = 'sandbox-adapter-secret-for-tests'; // exactly 32 characters
+const SANDBOX_ADAPTER_SECRET = 'sandbox-adapter-secret-for-tests'; // exactly 32 characters
 
 // The real app on a real database, driven through inject(): nothing of ours is mocked.
 export async function startHarness(engine: Engine, environment: Record<string, string> = {}): Promise<Harness> {
   // Production callback URLs are checked against DNS, which this sandboxed machine lacks: tests use example domains.
-  const config = loadConfig({ PAYRAIL_PUBLIC_URL: PUBLIC_URL, PAYRAIL_DATA_DIR: '/nonexistent-test-data', PAYRAIL_ALLOW_PRIVATE_CALLBACKS: '1', ...environment });
+  const config = loadConfig({
+    PAYRAIL_PUBLIC_URL: PUBLIC_URL,
+    PAYRAIL_DATA_DIR: '/nonexistent-test-data',
+    PAYRAIL_ALLOW_PRIVATE_CALLBACKS: '1',
+    ...environment,
+  });
   const { database, drop } = await openTestDatabase(engine);
   const adminKey = `adm_${randomBase64Url(32)}`;
   const app = await buildApp(

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;

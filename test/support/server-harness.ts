@@ -15,7 +15,11 @@ export interface ServerHarness {
   dispatcher: Agent;
   adminKey: string;
   createMerchant(name?: string): Promise<{ id: number; sandboxKey: string; productionKey: string }>;
-  call(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 

@@ -23,14 +23,17 @@ describe('interpretAdapterAnswer: transport failures stay pending with a system 
     expect(outcome.systemError).toMatch(systemError);
   });
 
-  it.each([['null', null], ['an array', [approvedBody]], ['a string', 'approved'], ['a number', 200], ['true', true]])(
-    'keeps the payment pending when the body is %s, not a JSON object',
-    (_label, body) => {
-      const outcome = interpretAdapterAnswer(respond(body));
-      expect(outcome.status).toBe('pending');
-      expect(outcome.systemError).toMatch(/not a JSON object/);
-    },
-  );
+  it.each([
+    ['null', null],
+    ['an array', [approvedBody]],
+    ['a string', 'approved'],
+    ['a number', 200],
+    ['true', true],
+  ])('keeps the payment pending when the body is %s, not a JSON object', (_label, body) => {
+    const outcome = interpretAdapterAnswer(respond(body));
+    expect(outcome.status).toBe('pending');
+    expect(outcome.systemError).toMatch(/not a JSON object/);
+  });
 });
 
 describe('interpretAdapterAnswer: approved only on an explicit answer', () => {

@@ -34,30 +34,28 @@ describe('merchant key encryption (spec 5.6: AES-256-CBC, key = first 32 raw byt
       encrypted_data: vectorCiphertext,
       iv_value: vectorIv.toString('base64'),
     });
-    expect(decryptMerchantKey(signKey, { encrypted_data: vectorCiphertext, iv_value: vectorIv.toString('base64') })).toBe(
-      '5178831496700b3634e4',
-    );
+    expect(decryptMerchantKey(signKey, { encrypted_data: vectorCiphertext, iv_value: vectorIv.toString('base64') })).toBe('5178831496700b3634e4');
   });
 
   it('uses only the first 32 bytes of a longer sign_key', () => {
     expect(encryptMerchantKey(`${signKey}-ignored-tail`, '5178831496700b3634e4', vectorIv).encrypted_data).toBe(vectorCiphertext);
   });
 
-  it.each([['', 'empty'], ['sk_live_0123456789abcdef', 'ASCII'], ['ключ-мерчанта €', 'non-ASCII'], ['x'.repeat(1000), 'long']])(
-    'round-trips a %s plaintext (%s) with a fresh random IV',
-    (plaintext) => {
-      const first = encryptMerchantKey(signKey, plaintext);
-      const second = encryptMerchantKey(signKey, plaintext);
-      expect(first.iv_value).not.toBe(second.iv_value);
-      expect(decryptMerchantKey(signKey, first)).toBe(plaintext);
-      expect(decryptMerchantKey(signKey, second)).toBe(plaintext);
-    },
-  );
+  it.each([
+    ['', 'empty'],
+    ['sk_live_0123456789abcdef', 'ASCII'],
+    ['ключ-мерчанта €', 'non-ASCII'],
+    ['x'.repeat(1000), 'long'],
+  ])('round-trips a %s plaintext (%s) with a fresh random IV', (plaintext) => {
+    const first = encryptMerchantKey(signKey, plaintext);
+    const second = encryptMerchantKey(signKey, plaintext);
+    expect(first.iv_value).not.toBe(second.iv_value);
+    expect(decryptMerchantKey(signKey, first)).toBe(plaintext);
+    expect(decryptMerchantKey(signKey, second)).toBe(plaintext);
+  });
 
   it('fails to decrypt the vector under another sign_key', () => {
-    expect(() => decryptMerchantKey(otherSignKey, { encrypted_data: vectorCiphertext, iv_value: vectorIv.toString('base64') })).toThrow(
-      CallbackCryptoError,
-    );
+    expect(() => decryptMerchantKey(otherSignKey, { encrypted_data: vectorCiphertext, iv_value: vectorIv.toString('base64') })).toThrow(CallbackCryptoError);
   });
 
   it.each<[string, { encrypted_data: unknown; iv_value: unknown }]>([
@@ -73,9 +71,7 @@ describe('merchant key encryption (spec 5.6: AES-256-CBC, key = first 32 raw byt
 
   it.each([['short'], ['e7403b3c0d76a35312e7cc65eeb7580']])('refuses a sign_key under 32 bytes: %s', (shortKey) => {
     expect(() => encryptMerchantKey(shortKey, 'x', vectorIv)).toThrow(CallbackCryptoError);
-    expect(() => decryptMerchantKey(shortKey, { encrypted_data: vectorCiphertext, iv_value: vectorIv.toString('base64') })).toThrow(
-      CallbackCryptoError,
-    );
+    expect(() => decryptMerchantKey(shortKey, { encrypted_data: vectorCiphertext, iv_value: vectorIv.toString('base64') })).toThrow(CallbackCryptoError);
   });
 
   it('refuses an IV that is not 16 bytes when encrypting', () => {

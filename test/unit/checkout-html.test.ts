@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeAttribute, escapeHtml, html, raw, SafeHtml } from '../../src/checkout/html.ts';
 
-const INJECTIONS = [
-  '<script>alert(1)</script>',
-  '"><img src=x onerror=alert(1)>',
-  "' autofocus onfocus='alert(1)",
-  '</textarea></title><svg onload=alert(1)>',
-];
+const INJECTIONS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "' autofocus onfocus='alert(1)", '</textarea></title><svg onload=alert(1)>'];
 
 describe('escapeHtml', () => {
   it.each([
@@ -39,9 +34,7 @@ describe('html template', () => {
   it('escapes string and number interpolations in text and attributes', () => {
     const name = '<b>"Bob" & \'Al\'</b>';
     const markup = html`<p title="${name}">${name} ${42}</p>`;
-    expect(markup.html).toBe(
-      '<p title="&lt;b&gt;&quot;Bob&quot; &amp; &#39;Al&#39;&lt;/b&gt;">&lt;b&gt;&quot;Bob&quot; &amp; &#39;Al&#39;&lt;/b&gt; 42</p>',
-    );
+    expect(markup.html).toBe('<p title="&lt;b&gt;&quot;Bob&quot; &amp; &#39;Al&#39;&lt;/b&gt;">&lt;b&gt;&quot;Bob&quot; &amp; &#39;Al&#39;&lt;/b&gt; 42</p>');
   });
 
   it.each(INJECTIONS)('cannot be broken out of with %j', (injection) => {

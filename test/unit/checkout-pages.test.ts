@@ -10,12 +10,7 @@ import {
   type PageResult,
   type PaymentPageInput,
 } from '../../src/checkout/pages.ts';
-import {
-  CARD_EXPIRES_PATTERN,
-  CVV_PATTERN,
-  NO_CONTROL_CHARACTERS_PATTERN,
-  PAN_PATTERN,
-} from '../../src/contract/card-schema.ts';
+import { CARD_EXPIRES_PATTERN, CVV_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../src/contract/card-schema.ts';
 import { attribute, startTags, tagById, tagsByName, textById } from './checkout-markup.ts';
 
 const PAN = '4111111111111111';
@@ -44,24 +39,25 @@ function everyPage(locale: CheckoutLocale): [string, PageResult][] {
   return [
     ['payment', renderPaymentPage(paymentInput({ locale, errors: [{ field: 'pan', message: cardFieldMessage(locale, 'pan') }] }))],
     ['waiting', renderWaitingPage({ locale, statusUrl: '/checkout/tok/status' })],
-    ...(['approved', 'declined', 'expired', 'pending', 'refunded'] as const).map(
-      (status): [string, PageResult] => [
-        `result ${status}`,
-        renderResultPage({ locale, status, product: 'Order #1001', amountText: '10.00 USD', reason: 'Insufficient funds' }),
-      ],
-    ),
-    ...(['get', 'post', 'post_iframes', 'get_with_processing', 'redirect_html'] as const).map(
-      (type): [string, PageResult] => [`redirect ${type}`, redirect(type)],
-    ),
+    ...(['approved', 'declined', 'expired', 'pending', 'refunded'] as const).map((status): [string, PageResult] => [
+      `result ${status}`,
+      renderResultPage({ locale, status, product: 'Order #1001', amountText: '10.00 USD', reason: 'Insufficient funds' }),
+    ]),
+    ...(['get', 'post', 'post_iframes', 'get_with_processing', 'redirect_html'] as const).map((type): [string, PageResult] => [
+      `redirect ${type}`,
+      redirect(type),
+    ]),
   ];
 }
 
 // English UI sentences that must not leak into a translated page (short or shared ones excepted).
-const ENGLISH_SENTENCES = Object.values(checkoutText('en')).flatMap((value: unknown): string[] => {
-  if (typeof value === 'string') return [value];
-  if (typeof value === 'object' && value !== null) return Object.values(value as Record<string, string>);
-  return [];
-}).filter((value) => value.length > 8 && value !== 'MM/YYYY');
+const ENGLISH_SENTENCES = Object.values(checkoutText('en'))
+  .flatMap((value: unknown): string[] => {
+    if (typeof value === 'string') return [value];
+    if (typeof value === 'object' && value !== null) return Object.values(value as Record<string, string>);
+    return [];
+  })
+  .filter((value) => value.length > 8 && value !== 'MM/YYYY');
 
 describe.each(CHECKOUT_LOCALES)('every checkout page in %s', (locale) => {
   it.each(everyPage(locale))('%s is a complete document with our assets only and nothing inline', (_name, page) => {
@@ -86,7 +82,6 @@ describe.each(CHECKOUT_LOCALES)('every checkout page in %s', (locale) => {
     const title = html.match(/<title>([^<]+)<\/title>/)?.[1] ?? '';
     expect(title.trim()).not.toBe('');
   });
-
 });
 
 describe.each(['zh', 'jp'] as const)('every checkout page in %s', (locale) => {
@@ -188,13 +183,32 @@ describe('renderPaymentPage', () => {
   // checkout.js checks the trimmed value against data-pattern and data-min/max-length; the hosted
   // form's server check (parseCardForm) must reach the same verdict on every value.
   it.each([
-    ['pan', '4111111111111111', true], ['pan', '4111 1111 1111 1111', true], ['pan', ' 4111111111111111111 ', true],
-    ['pan', '411111111111111', false], ['pan', '41111111111111111111', false], ['pan', '4111-1111-1111-1111', false],
-    ['expires', '01/2030', true], ['expires', '12/2030', true], ['expires', ' 12/2030 ', true], ['expires', '00/2030', false],
-    ['expires', '13/2030', false], ['expires', '1/2030', false], ['expires', '12/30', false],
-    ['holder', 'JOHN DOE', true], ['holder', 'Ab Cd', true], ['holder', 'Ab C', false], ['holder', ' Ab C ', false],
-    ['holder', 'X'.repeat(50), true], ['holder', 'X'.repeat(51), false], ['holder', 'JOHN\tDOE', false], ['holder', '李小龍先生', true],
-    ['cvv', '123', true], ['cvv', ' 123 ', true], ['cvv', '12', false], ['cvv', '1234', false], ['cvv', '12a', false],
+    ['pan', '4111111111111111', true],
+    ['pan', '4111 1111 1111 1111', true],
+    ['pan', ' 4111111111111111111 ', true],
+    ['pan', '411111111111111', false],
+    ['pan', '41111111111111111111', false],
+    ['pan', '4111-1111-1111-1111', false],
+    ['expires', '01/2030', true],
+    ['expires', '12/2030', true],
+    ['expires', ' 12/2030 ', true],
+    ['expires', '00/2030', false],
+    ['expires', '13/2030', false],
+    ['expires', '1/2030', false],
+    ['expires', '12/30', false],
+    ['holder', 'JOHN DOE', true],
+    ['holder', 'Ab Cd', true],
+    ['holder', 'Ab C', false],
+    ['holder', ' Ab C ', false],
+    ['holder', 'X'.repeat(50), true],
+    ['holder', 'X'.repeat(51), false],
+    ['holder', 'JOHN\tDOE', false],
+    ['holder', '李小龍先生', true],
+    ['cvv', '123', true],
+    ['cvv', ' 123 ', true],
+    ['cvv', '12', false],
+    ['cvv', '1234', false],
+    ['cvv', '12a', false],
   ] as const)('agrees with the server on %s = %j (valid: %s)', (field, value, valid) => {
     const input = tagById(page.html, field);
     const pattern = attribute(input, 'data-pattern');

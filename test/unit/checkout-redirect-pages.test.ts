@@ -34,7 +34,15 @@ describe('renderRedirectPage: get', () => {
 });
 
 describe('renderRedirectPage: post', () => {
-  const params = { PaReq: 'eJzV"<x>&', TermUrl: 'https://pay.example/return', attempt: 2, challenge: true, empty: null, skipped: undefined, browser: { tz: -60, lang: 'en' } };
+  const params = {
+    PaReq: 'eJzV"<x>&',
+    TermUrl: 'https://pay.example/return',
+    attempt: 2,
+    challenge: true,
+    empty: null,
+    skipped: undefined,
+    browser: { tz: -60, lang: 'en' },
+  };
   const page = render({ type: 'post', url: ACS_URL, params });
 
   it('renders #redirect-form posting every param as a hidden input, for checkout.js to submit', () => {

@@ -53,12 +53,9 @@ describe('normalizeLocale', () => {
     expect(normalizeLocale(value)).toBe(locale);
   });
 
-  it.each([undefined, '', 'ru', 'de-DE', 'constructor', '__proto__', 'toString', 'e'])(
-    'falls back to en for %j',
-    (value) => {
-      expect(normalizeLocale(value)).toBe('en');
-    },
-  );
+  it.each([undefined, '', 'ru', 'de-DE', 'constructor', '__proto__', 'toString', 'e'])('falls back to en for %j', (value) => {
+    expect(normalizeLocale(value)).toBe('en');
+  });
 });
 
 describe('checkoutText', () => {

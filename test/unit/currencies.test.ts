@@ -3,18 +3,29 @@ import { buildCurrencyTable, currencyExponent, ISO_4217_EXPONENTS } from '../../
 
 describe('ISO_4217_EXPONENTS', () => {
   it.each([
-    ['JPY', 0], ['USD', 2], ['EUR', 2], ['CNY', 2], ['KWD', 3], ['BHD', 3], ['CLP', 0], ['ISK', 0],
-    ['KRW', 0], ['VND', 0], ['CLF', 4], ['UYW', 4], ['IQD', 3], ['XCG', 2], ['ZWG', 2], ['SLE', 2],
+    ['JPY', 0],
+    ['USD', 2],
+    ['EUR', 2],
+    ['CNY', 2],
+    ['KWD', 3],
+    ['BHD', 3],
+    ['CLP', 0],
+    ['ISK', 0],
+    ['KRW', 0],
+    ['VND', 0],
+    ['CLF', 4],
+    ['UYW', 4],
+    ['IQD', 3],
+    ['XCG', 2],
+    ['ZWG', 2],
+    ['SLE', 2],
   ])('gives %s the minor-unit exponent %i', (code, exponent) => {
     expect(ISO_4217_EXPONENTS[code]).toBe(exponent);
   });
 
-  it.each(['BGN', 'ANG', 'HRK', 'CUC', 'SLL', 'ZWL', 'XAU', 'XDR', 'XXX', 'XTS'])(
-    'leaves out %s (withdrawn, or no minor unit)',
-    (code) => {
-      expect(ISO_4217_EXPONENTS[code]).toBeUndefined();
-    },
-  );
+  it.each(['BGN', 'ANG', 'HRK', 'CUC', 'SLL', 'ZWL', 'XAU', 'XDR', 'XXX', 'XTS'])('leaves out %s (withdrawn, or no minor unit)', (code) => {
+    expect(ISO_4217_EXPONENTS[code]).toBeUndefined();
+  });
 
   it('holds 165 active codes, each three upper-case letters with exponent 0, 2, 3 or 4', () => {
     const entries = Object.entries(ISO_4217_EXPONENTS);
@@ -43,7 +54,12 @@ describe('buildCurrencyTable', () => {
   });
 
   it.each([
-    ['usdt', 6], ['US', 2], ['USDTX', 6], ['US1', 2], ['ÜSD', 2], ['', 2],
+    ['usdt', 6],
+    ['US', 2],
+    ['USDTX', 6],
+    ['US1', 2],
+    ['ÜSD', 2],
+    ['', 2],
   ])('rejects the extra code %j', (code, exponent) => {
     expect(() => buildCurrencyTable({ [code]: exponent })).toThrow(/upper-case letters/);
   });

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NOTIFICATION_ATTEMPTS_MAX,
-  NOTIFICATION_RETRY_DELAYS_MS,
-  notificationDelayMs,
-} from '../../src/domain/notification-schedule.ts';
+import { NOTIFICATION_ATTEMPTS_MAX, NOTIFICATION_RETRY_DELAYS_MS, notificationDelayMs } from '../../src/domain/notification-schedule.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

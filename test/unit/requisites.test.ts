@@ -68,7 +68,11 @@ describe('mapRequisites (spec 2.9)', () => {
 
   it('reads no inherited property and cannot change the prototype through a custom key', () => {
     const mapped = mapRequisites({}, ['__proto__', 'toString', 'constructor']);
-    expect(Object.entries(mapped ?? {})).toEqual([['__proto__', null], ['toString', null], ['constructor', null]]);
+    expect(Object.entries(mapped ?? {})).toEqual([
+      ['__proto__', null],
+      ['toString', null],
+      ['constructor', null],
+    ]);
     expect(Object.getPrototypeOf(mapped)).toBe(Object.prototype);
   });
 });

@@ -62,7 +62,11 @@ describe('currency', () => {
   const validateWithoutUsdt = createPaymentValidator({ currencies: buildCurrencyTable({}) });
 
   it.each([
-    ['A', 'JPY'], ['A', 'USD'], ['A', 'KWD'], ['B', 'USD'], ['B', 'USDT'],
+    ['A', 'JPY'],
+    ['A', 'USD'],
+    ['A', 'KWD'],
+    ['B', 'USD'],
+    ['B', 'USDT'],
   ])('variant %s accepts %s', (variant, currency) => {
     const result = validate({ ...(variant === 'A' ? BODY_A : BODY_B), currency });
     expect(result).toEqual({ ok: true, request: expect.objectContaining({ currency }) });

@@ -56,10 +56,14 @@ describe('length rules', () => {
     const url = `https://merchant.example/${'p'.repeat(length - 'https://merchant.example/'.length)}`;
     expect(url).toHaveLength(length);
     const result = validate(withValue(FULL_A, field, url));
-    expect(result).toEqual(message === null ? expect.objectContaining({ ok: true }) : {
-      ok: false,
-      errors: [{ code: 'invalid_field', field, message }],
-    });
+    expect(result).toEqual(
+      message === null
+        ? expect.objectContaining({ ok: true })
+        : {
+            ok: false,
+            errors: [{ code: 'invalid_field', field, message }],
+          },
+    );
   });
 
   it.each([
@@ -70,10 +74,14 @@ describe('length rules', () => {
     const email = `${'a'.repeat(64)}@${labels}${'b'.repeat(length - 64 - 1 - labels.length - 4)}.com`;
     expect(email).toHaveLength(length);
     const result = validate(withValue(FULL_A, 'customer.email', email));
-    expect(result).toEqual(message === null ? expect.objectContaining({ ok: true }) : {
-      ok: false,
-      errors: [{ code: 'invalid_field', field: 'customer.email', message }],
-    });
+    expect(result).toEqual(
+      message === null
+        ? expect.objectContaining({ ok: true })
+        : {
+            ok: false,
+            errors: [{ code: 'invalid_field', field: 'customer.email', message }],
+          },
+    );
   });
 });
 

@@ -52,5 +52,7 @@ export function errorsOf(result: CreatePaymentValidation): FieldError[] {
 }
 
 export function summaryOf(result: CreatePaymentValidation): string[] {
-  return errorsOf(result).map((error) => `${error.code} ${error.field}`).sort();
+  return errorsOf(result)
+    .map((error) => `${error.code} ${error.field}`)
+    .sort();
 }

@@ -65,11 +65,7 @@ describe('mixed spelling', () => {
       orderNumber: 'ord-2',
       walletToken: 'wallet-1',
     };
-    expect(summaryOf(validate(body))).toEqual([
-      'mixed_spelling callbackUrl',
-      'mixed_spelling orderNumber',
-      'unknown_field walletToken',
-    ]);
+    expect(summaryOf(validate(body))).toEqual(['mixed_spelling callbackUrl', 'mixed_spelling orderNumber', 'unknown_field walletToken']);
   });
 });
 
@@ -125,7 +121,10 @@ describe('Host-to-Host rule', () => {
 
   it('requires all four card fields', () => {
     expect(summaryOf(validate({ ...FULL_A, card: {} }))).toEqual([
-      'invalid_field card.cvv', 'invalid_field card.expires', 'invalid_field card.holder', 'invalid_field card.pan',
+      'invalid_field card.cvv',
+      'invalid_field card.expires',
+      'invalid_field card.holder',
+      'invalid_field card.pan',
     ]);
   });
 });
@@ -176,22 +175,46 @@ describe('normalization', () => {
       merchantUrl: 'https://merchant.example',
       card: { ...CARD, expires: '09/2031' },
       customer: {
-        email: 'jo@example.com', first_name: 'Jo', country: 'DE', ip: '::1',
+        email: 'jo@example.com',
+        first_name: 'Jo',
+        country: 'DE',
+        ip: '::1',
         browser: { tz: -60, java_enabled: false, device_memory: 8 },
       },
     };
     expect(validate(body)).toEqual({
       ok: true,
       request: {
-        variant: 'C', product: 'Widget', amountMinor: 1050, currency: 'USD',
-        callbackUrl: 'https://merchant.example/callback', redirectSuccessUrl: 'https://merchant.example/ok',
-        redirectFailUrl: null, pendingUrl: null, extraReturnParam: 'cart-7', orderNumber: 'ord-7', locale: 'zh',
-        expiresInMinutes: 60, recurring: true, recurringToken: null, walletToken: null, needConfirmation: true,
+        variant: 'C',
+        product: 'Widget',
+        amountMinor: 1050,
+        currency: 'USD',
+        callbackUrl: 'https://merchant.example/callback',
+        redirectSuccessUrl: 'https://merchant.example/ok',
+        redirectFailUrl: null,
+        pendingUrl: null,
+        extraReturnParam: 'cart-7',
+        orderNumber: 'ord-7',
+        locale: 'zh',
+        expiresInMinutes: 60,
+        recurring: true,
+        recurringToken: null,
+        walletToken: null,
+        needConfirmation: true,
         merchantUrl: 'https://merchant.example',
         card: { panDigits: '4111111111111111', expiryMonth: 9, expiryYear: 2031, holder: 'JOHN DOE', cvv: '123' },
         customer: {
-          email: 'jo@example.com', firstName: 'Jo', lastName: null, address: null, country: 'DE', city: null,
-          region: null, postcode: null, phone: null, ip: '::1', browser: { tz: -60, java_enabled: false },
+          email: 'jo@example.com',
+          firstName: 'Jo',
+          lastName: null,
+          address: null,
+          country: 'DE',
+          city: null,
+          region: null,
+          postcode: null,
+          phone: null,
+          ip: '::1',
+          browser: { tz: -60, java_enabled: false },
         },
         recurringData: { days: 30, expDate: '20301231' },
         bankAccount: { bankName: 'Example Bank', requisiteType: 'card', accountNumber: '40817810' },
@@ -204,15 +227,39 @@ describe('normalization', () => {
     expect(validate(body)).toEqual({
       ok: true,
       request: {
-        variant: 'B', product: 'Wi', amountMinor: 1000, currency: 'USD', callbackUrl: null,
-        redirectSuccessUrl: null, redirectFailUrl: null, pendingUrl: null, extraReturnParam: null,
-        orderNumber: 'ord-1', locale: 'en', expiresInMinutes: null, recurring: false, recurringToken: null,
-        walletToken: null, needConfirmation: false, merchantUrl: null, card: null,
+        variant: 'B',
+        product: 'Wi',
+        amountMinor: 1000,
+        currency: 'USD',
+        callbackUrl: null,
+        redirectSuccessUrl: null,
+        redirectFailUrl: null,
+        pendingUrl: null,
+        extraReturnParam: null,
+        orderNumber: 'ord-1',
+        locale: 'en',
+        expiresInMinutes: null,
+        recurring: false,
+        recurringToken: null,
+        walletToken: null,
+        needConfirmation: false,
+        merchantUrl: null,
+        card: null,
         customer: {
-          email: 'jo@example.com', firstName: 'Jo', lastName: 'Doe', address: null, country: null, city: null,
-          region: null, postcode: null, phone: null, ip: null, browser: null,
+          email: 'jo@example.com',
+          firstName: 'Jo',
+          lastName: 'Doe',
+          address: null,
+          country: null,
+          city: null,
+          region: null,
+          postcode: null,
+          phone: null,
+          ip: null,
+          browser: null,
         },
-        recurringData: null, bankAccount: null,
+        recurringData: null,
+        bankAccount: null,
       },
     });
   });
@@ -222,9 +269,12 @@ describe('any JSON value', () => {
   const isWellFormed = (value: unknown): boolean => {
     const result = validate(value);
     if (result.ok) return Number.isSafeInteger(result.request.amountMinor) && result.request.amountMinor >= 1;
-    return result.errors.length > 0 && result.errors.every(
-      (error) => typeof error.code === 'string' && typeof error.field === 'string' && error.field !== '' &&
-        typeof error.message === 'string' && error.message !== '',
+    return (
+      result.errors.length > 0 &&
+      result.errors.every(
+        (error) =>
+          typeof error.code === 'string' && typeof error.field === 'string' && error.field !== '' && typeof error.message === 'string' && error.message !== '',
+      )
     );
   };
 
@@ -236,6 +286,9 @@ describe('any JSON value', () => {
   it('holds the same for valid bodies with arbitrary values in known fields', () => {
     const names = [...new Set([...Object.keys(FULL_A), ...Object.keys(FULL_B), 'callback_url', 'orderNumber', 'walletToken'])];
     const bodies = fc.tuple(fc.constantFrom(FULL_A, FULL_B), fc.dictionary(fc.constantFrom(...names), fc.jsonValue()));
-    fc.assert(fc.property(bodies, ([base, overrides]) => isWellFormed({ ...base, ...overrides })), { numRuns: 500 });
+    fc.assert(
+      fc.property(bodies, ([base, overrides]) => isWellFormed({ ...base, ...overrides })),
+      { numRuns: 500 },
+    );
   });
 });

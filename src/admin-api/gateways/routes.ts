@@ -24,7 +24,16 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/merchants/:id/gateways',
-    { schema: { summary: 'Add a gateway (spec 2.10 settings) to a merchant', tags, security, params: MerchantParams, body: CreateGatewayBody, response: { 200: GatewayEnvelope } } },
+    {
+      schema: {
+        summary: 'Add a gateway (spec 2.10 settings) to a merchant',
+        tags,
+        security,
+        params: MerchantParams,
+        body: CreateGatewayBody,
+        response: { 200: GatewayEnvelope },
+      },
+    },
     async (request) => {
       const { alias, environment, settings } = request.body;
       const gateway = await addGateway(app.payrail, request.params.id, { alias, environment, settings });
@@ -42,7 +51,16 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/merchants/:id/gateways/:gatewayId',
-    { schema: { summary: "Replace a gateway's settings or alias", tags, security, params: GatewayParams, body: UpdateGatewayBody, response: { 200: GatewayEnvelope } } },
+    {
+      schema: {
+        summary: "Replace a gateway's settings or alias",
+        tags,
+        security,
+        params: GatewayParams,
+        body: UpdateGatewayBody,
+        response: { 200: GatewayEnvelope },
+      },
+    },
     async (request) => {
       const { id, gatewayId } = request.params;
       const gateway = await changeGateway(app.payrail, id, gatewayId, { alias: request.body.alias, settings: request.body.settings });
@@ -50,10 +68,21 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  for (const [action, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
+  for (const [action, status] of [
+    ['disable', 'disabled'],
+    ['enable', 'active'],
+  ] as const) {
     routes.post(
       `/merchants/:id/gateways/:gatewayId/${action}`,
-      { schema: { summary: `${action === 'disable' ? 'Disable' : 'Enable'} a gateway`, tags, security, params: GatewayParams, response: { 200: GatewayEnvelope } } },
+      {
+        schema: {
+          summary: `${action === 'disable' ? 'Disable' : 'Enable'} a gateway`,
+          tags,
+          security,
+          params: GatewayParams,
+          response: { 200: GatewayEnvelope },
+        },
+      },
       async (request) => {
         const gateway = await setGatewayStatus(app.payrail, request.params.id, request.params.gatewayId, status);
         return { success: true as const, gateway: present(gateway) };

@@ -37,7 +37,15 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/merchants',
-    { schema: { summary: 'Create a merchant with its sandbox and production keys', tags, security, body: CreateMerchantBody, response: { 200: CreatedMerchantEnvelope } } },
+    {
+      schema: {
+        summary: 'Create a merchant with its sandbox and production keys',
+        tags,
+        security,
+        body: CreateMerchantBody,
+        response: { 200: CreatedMerchantEnvelope },
+      },
+    },
     async (request) => {
       const created = await createMerchant(database.db, masterKey, request.body.name);
       return {
@@ -70,7 +78,15 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/merchants/:id/keys/:environment/rotate',
-    { schema: { summary: 'Issue a new key; the old one stops working at once', tags, security, params: KeyRotationParams, response: { 200: RotatedKeyEnvelope } } },
+    {
+      schema: {
+        summary: 'Issue a new key; the old one stops working at once',
+        tags,
+        security,
+        params: KeyRotationParams,
+        response: { 200: RotatedKeyEnvelope },
+      },
+    },
     async (request) => {
       const { id, environment } = request.params;
       const key = await rotateMerchantKey(database.db, masterKey, id, environment);
@@ -85,7 +101,15 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
   ] as const) {
     routes.post(
       `/merchants/:id/${action}`,
-      { schema: { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a merchant`, tags, security, params: MerchantIdParams, response: { 200: MerchantEnvelope } } },
+      {
+        schema: {
+          summary: `${action[0]!.toUpperCase()}${action.slice(1)} a merchant`,
+          tags,
+          security,
+          params: MerchantIdParams,
+          response: { 200: MerchantEnvelope },
+        },
+      },
       async (request) => {
         await changeMerchantStatus(database.db, request.params.id, status);
         app.merchantKeyCache.clear();

@@ -26,7 +26,7 @@ const KeySummary = Type.Object({
   rotated_at: Type.String({ format: 'date-time' }),
 });
 
-export const MerchantSummary = Type.Object({
+const MerchantSummary = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   status: Type.String({ description: 'active | disabled' }),

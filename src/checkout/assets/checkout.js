@@ -61,7 +61,9 @@
     const expires = form.querySelector('#expires');
     const cvv = form.querySelector('#cvv');
     if (pan) {
-      pan.addEventListener('input', () => { reformat(pan, formatPan); });
+      pan.addEventListener('input', () => {
+        reformat(pan, formatPan);
+      });
       // Backspace just after a group space deletes the digit before it, not the space alone.
       pan.addEventListener('keydown', (event) => {
         const start = pan.selectionStart;
@@ -74,7 +76,10 @@
         reformat(expires, (value) => formatExpires(value, isInserting(event)));
       });
     }
-    if (cvv) cvv.addEventListener('input', () => { reformat(cvv, formatCvv); });
+    if (cvv)
+      cvv.addEventListener('input', () => {
+        reformat(cvv, formatCvv);
+      });
   }
 
   // ---- (2) validation on submit --------------------------------------------------------------
@@ -204,9 +209,11 @@
 
     function poll() {
       fetch(statusUrl, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
-        .then((response) => response.ok ? response.json() : null)
+        .then((response) => (response.ok ? response.json() : null))
         .catch(() => null) // a network blip is one missed poll, not the end
-        .then((status) => { if (!settle(status)) schedule(); });
+        .then((status) => {
+          if (!settle(status)) schedule();
+        });
     }
 
     schedule();

@@ -56,9 +56,13 @@ function appendSegment(path: string, segment: string): string {
 }
 
 function fieldPath(instancePath: string, property?: string): string {
-  const segments = instancePath === ''
-    ? []
-    : instancePath.slice(1).split('/').map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments =
+    instancePath === ''
+      ? []
+      : instancePath
+          .slice(1)
+          .split('/')
+          .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (property !== undefined) segments.push(property);
   const path = segments.reduce(appendSegment, '');
   return path === '' ? 'body' : path;
@@ -133,9 +137,7 @@ function withoutShadowedErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const failedAnyOfPaths = errors.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/`);
   const formatFailedAt = new Set(errors.filter((error) => error.keyword === 'format').map((error) => error.instancePath));
   return errors.filter(
-    (error) =>
-      !failedAnyOfPaths.some((path) => error.schemaPath.startsWith(path)) &&
-      !(error.keyword === 'pattern' && formatFailedAt.has(error.instancePath)),
+    (error) => !failedAnyOfPaths.some((path) => error.schemaPath.startsWith(path)) && !(error.keyword === 'pattern' && formatFailedAt.has(error.instancePath)),
   );
 }
 

@@ -1,10 +1,4 @@
-import type {
-  BrowserInput,
-  CardInput,
-  CreatePaymentRequest,
-  CustomerInput,
-  PaymentVariant,
-} from '../../domain/payment-request.ts';
+import type { BrowserInput, CardInput, CreatePaymentRequest, CustomerInput, PaymentVariant } from '../../domain/payment-request.ts';
 import type { CreatePaymentBodyAInput, CreatePaymentBodyBInput } from './schemas.ts';
 
 type Card = NonNullable<CreatePaymentBodyAInput['card']>;
@@ -14,8 +8,18 @@ type RecurringData = NonNullable<CreatePaymentBodyAInput['recurring_data']>;
 type BankAccount = NonNullable<CreatePaymentBodyAInput['bank_account']>;
 
 const BROWSER_FIELDS = [
-  'accept_header', 'color_depth', 'ip', 'language', 'screen_height', 'screen_width',
-  'tz', 'user_agent', 'java_enabled', 'javascript_enabled', 'window_width', 'window_height',
+  'accept_header',
+  'color_depth',
+  'ip',
+  'language',
+  'screen_height',
+  'screen_width',
+  'tz',
+  'user_agent',
+  'java_enabled',
+  'javascript_enabled',
+  'window_width',
+  'window_height',
 ] as const satisfies ReadonlyArray<keyof BrowserInput>;
 
 // The amount as an exact integer, or null when it is neither an integer number nor a digit string.
@@ -82,10 +86,7 @@ function amountMinorOf(amount: number | string): number {
   return amountMinor;
 }
 
-type SharedBody = Pick<
-  CreatePaymentBodyAInput,
-  'product' | 'amount' | 'currency' | 'locale' | 'expires_at' | 'card' | 'recurring_data' | 'bank_account'
->;
+type SharedBody = Pick<CreatePaymentBodyAInput, 'product' | 'amount' | 'currency' | 'locale' | 'expires_at' | 'card' | 'recurring_data' | 'bank_account'>;
 
 function normalizeShared(body: SharedBody, spelling: 'A' | 'B') {
   const variant: PaymentVariant = body.bank_account === undefined ? spelling : 'C';
@@ -116,10 +117,7 @@ export function normalizeBodyA(body: CreatePaymentBodyAInput): CreatePaymentRequ
     walletToken: body.walletToken ?? null,
     needConfirmation: body.needConfirmation ?? false,
     merchantUrl: body.merchantUrl ?? null,
-    customer:
-      body.customer === undefined
-        ? null
-        : normalizeCustomer(body.customer, body.customer.first_name, body.customer.last_name),
+    customer: body.customer === undefined ? null : normalizeCustomer(body.customer, body.customer.first_name, body.customer.last_name),
   };
 }
 
@@ -137,7 +135,6 @@ export function normalizeBodyB(body: CreatePaymentBodyBInput): CreatePaymentRequ
     walletToken: null,
     needConfirmation: false,
     merchantUrl: null,
-    customer:
-      body.customer === undefined ? null : normalizeCustomer(body.customer, body.customer.name, body.customer.surname),
+    customer: body.customer === undefined ? null : normalizeCustomer(body.customer, body.customer.name, body.customer.surname),
   };
 }

@@ -30,7 +30,15 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/api/v1/payments/:token/notifications',
-    { schema: { summary: 'Delivery attempts of the final-status notification to callbackUrl', tags, security, params: TokenParams, response: { 200: NotificationList } } },
+    {
+      schema: {
+        summary: 'Delivery attempts of the final-status notification to callbackUrl',
+        tags,
+        security,
+        params: TokenParams,
+        response: { 200: NotificationList },
+      },
+    },
     async (request) => {
       const attempts = await notificationAttemptsOf(db, request.merchant!, request.params.token);
       return {

@@ -24,7 +24,7 @@ export const CreatePaymentResponseA = Type.Object(
   { description: 'variants A and B (spec 2.2); redirectRequest when a Host-to-Host card needs 3-D Secure' },
 );
 
-export const CreatePaymentResponseC = Type.Object(
+const CreatePaymentResponseC = Type.Object(
   {
     success: Type.Literal(true),
     result: Type.Integer(),
@@ -65,9 +65,9 @@ const listItemFields = {
   order_number: Nullable(Type.String()),
 };
 
-export const PaymentListItem = Type.Object(listItemFields);
+const PaymentListItem = Type.Object(listItemFields);
 
-export const PaymentDetail = Type.Object({
+const PaymentDetail = Type.Object({
   ...listItemFields,
   callback_url: Nullable(Type.String()),
   pending_url: Nullable(Type.String()),
@@ -139,9 +139,7 @@ export const PaymentListEnvelope = Type.Object({
   curentPage: Type.Integer({ description: 'spelled so, as in the spec; 1 on a page read with a cursor' }),
   perPage: Type.Integer(),
   totalPage: Type.Integer({ description: 'ceil(totalCount / perPage): a lower bound when totalCountExact is false' }),
-  nextCursor: Nullable(
-    Type.String({ description: 'send it as cursor (with the same filters) for the page after this one; null on the last page' }),
-  ),
+  nextCursor: Nullable(Type.String({ description: 'send it as cursor (with the same filters) for the page after this one; null on the last page' })),
   payments: Type.Array(PaymentListItem),
 });
 

@@ -10,13 +10,7 @@ import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
 import { getPaymentDetail } from '../../flows/payment-detail.ts';
 import type { CreatePaymentRequest } from '../../domain/payment-request.ts';
 import { presentCreated, presentDetail, presentListItem } from './present.ts';
-import {
-  CreatePaymentResponse,
-  PaymentEnvelope,
-  PaymentListEnvelope,
-  PaymentListQuery,
-  TokenParams,
-} from './responses.ts';
+import { CreatePaymentResponse, PaymentEnvelope, PaymentListEnvelope, PaymentListQuery, TokenParams } from './responses.ts';
 import { CreatePaymentBody } from './schemas.ts';
 import { createPaymentValidator } from './validate-create.ts';
 import { commitIdempotentRequest } from '../idempotency.ts';

@@ -11,10 +11,10 @@ export const COUNTRY_FORMAT = 'iso3166-alpha2';
 export const IP_FORMAT = 'ip';
 export const DATE_YYYYMMDD_FORMAT = 'yyyymmdd';
 
-export const URL_LENGTH_MAX = 2048;
-export const EMAIL_LENGTH_MAX = 254;
-export const EXPIRES_AT_MINUTES_MAX = 43_200;
-export const RECURRING_DAYS_MAX = 3660;
+const URL_LENGTH_MAX = 2048;
+const EMAIL_LENGTH_MAX = 254;
+const EXPIRES_AT_MINUTES_MAX = 43_200;
+const RECURRING_DAYS_MAX = 3660;
 
 function text(minLength: number, maxLength: number, description: string) {
   return Type.String({ minLength, maxLength, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });
@@ -55,9 +55,7 @@ export const BrowserSchema = Type.Object(
 const customerCommonProperties = {
   email: Type.String({ format: 'email', maxLength: EMAIL_LENGTH_MAX, description: 'Customer e-mail address' }),
   address: Type.Optional(text(5, 55, 'Street address')),
-  country: Type.Optional(
-    Type.String({ format: COUNTRY_FORMAT, description: 'ISO 3166-1 alpha-2 country code, upper-case, e.g. US' }),
-  ),
+  country: Type.Optional(Type.String({ format: COUNTRY_FORMAT, description: 'ISO 3166-1 alpha-2 country code, upper-case, e.g. US' })),
   city: Type.Optional(text(4, 55, 'City')),
   region: Type.Optional(text(5, 55, 'Region or state')),
   postcode: Type.Optional(text(4, 55, 'Postal code')),
@@ -68,7 +66,7 @@ const customerCommonProperties = {
 
 const customerDescription = 'Host-to-Host customer data; required when card or bank_account is sent';
 
-export const CustomerSchemaA = Type.Object(
+const CustomerSchemaA = Type.Object(
   {
     ...customerCommonProperties,
     first_name: Type.Optional(text(1, 100, 'Customer first name')),
@@ -77,7 +75,7 @@ export const CustomerSchemaA = Type.Object(
   { additionalProperties: false, description: customerDescription },
 );
 
-export const CustomerSchemaB = Type.Object(
+const CustomerSchemaB = Type.Object(
   {
     ...customerCommonProperties,
     name: Type.Optional(text(1, 100, 'Customer first name')),
@@ -86,7 +84,7 @@ export const CustomerSchemaB = Type.Object(
   { additionalProperties: false, description: customerDescription },
 );
 
-export const RecurringDataSchema = Type.Object(
+const RecurringDataSchema = Type.Object(
   {
     days: Type.Integer({ minimum: 1, maximum: RECURRING_DAYS_MAX, description: 'Days between authorizations' }),
     exp_date: Type.String({
@@ -97,12 +95,10 @@ export const RecurringDataSchema = Type.Object(
   { additionalProperties: false, description: 'Host-to-Host recurring data; both fields are required' },
 );
 
-export const BankAccountSchema = Type.Object(
+const BankAccountSchema = Type.Object(
   {
     bank_name: Type.Optional(text(1, 255, 'Bank name')),
-    requisite_type: Type.Optional(
-      Type.Enum(['sbp', 'card', 'account', 'link'], { description: 'Kind of requisite the customer pays with' }),
-    ),
+    requisite_type: Type.Optional(Type.Enum(['sbp', 'card', 'account', 'link'], { description: 'Kind of requisite the customer pays with' })),
     account_number: Type.Optional(text(1, 64, 'Account, card or phone number of the requisite')),
   },
   { additionalProperties: false, description: 'Bank and requisite selection; its presence makes the body variant C' },
@@ -114,13 +110,9 @@ const hostToHostDependencies = { card: ['customer'], bank_account: ['customer'] 
 export const CreatePaymentBodyA = Type.Object(
   {
     product: text(5, 255, 'Description of what is paid for'),
-    amount: Type.Union(
-      [
-        Type.Integer({ minimum: 1 }),
-        Type.String({ pattern: AMOUNT_STRING_PATTERN, maxLength: 32 }),
-      ],
-      { description: 'Amount in minor units: a positive integer or its decimal string (1..32 digits)' },
-    ),
+    amount: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: AMOUNT_STRING_PATTERN, maxLength: 32 })], {
+      description: 'Amount in minor units: a positive integer or its decimal string (1..32 digits)',
+    }),
     currency: Type.String({
       minLength: 3,
       maxLength: 3,
@@ -189,4 +181,3 @@ export const CreatePaymentBody = Type.Union([CreatePaymentBodyA, CreatePaymentBo
 
 export type CreatePaymentBodyAInput = Static<typeof CreatePaymentBodyA>;
 export type CreatePaymentBodyBInput = Static<typeof CreatePaymentBodyB>;
-export type CreatePaymentBodyInput = Static<typeof CreatePaymentBody>;

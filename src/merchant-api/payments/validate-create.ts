@@ -41,7 +41,7 @@ function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-export function isCalendarDateYyyymmdd(value: string): boolean {
+function isCalendarDateYyyymmdd(value: string): boolean {
   const match = /^([0-9]{4})([0-9]{2})([0-9]{2})$/.exec(value);
   if (match === null) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -90,9 +90,7 @@ function isJsonObject(body: unknown): body is Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
-export function createPaymentValidator(
-  options: CreatePaymentValidatorOptions,
-): (body: unknown) => CreatePaymentValidation {
+export function createPaymentValidator(options: CreatePaymentValidatorOptions): (body: unknown) => CreatePaymentValidation {
   const amountMinorMax = options.amountMinorMax ?? Number.MAX_SAFE_INTEGER;
   if (!Number.isSafeInteger(amountMinorMax) || amountMinorMax < 1) {
     throw new Error('amountMinorMax must be a positive safe integer');
@@ -121,9 +119,7 @@ export function createPaymentValidator(
       errors.push(...amountErrors(body['amount'], amountMinorMax));
     }
     if (!valid || errors.length > 0) return { ok: false, errors: dedupeFieldErrors(errors) };
-    const request = detection.spelling === 'A'
-      ? normalizeBodyA(body as CreatePaymentBodyAInput)
-      : normalizeBodyB(body as CreatePaymentBodyBInput);
+    const request = detection.spelling === 'A' ? normalizeBodyA(body as CreatePaymentBodyAInput) : normalizeBodyB(body as CreatePaymentBodyBInput);
     return { ok: true, request };
   };
 }

@@ -1,0 +1,144 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import type { PaymentRow } from './payments-repo.ts';
+import { OUTBOX_LEASE_MS, type OutboxRow } from './processing-repo.ts';
+import { merchantKeys, notificationAttempts, outbox, payments } from './schema.ts';
+
+// The notifier's two statements per batch: one claims due notifications together with what each delivery needs
+// (the payment's notified fields, the merchant's sealed key); one records every attempt with the completion or
+// rescheduling of its outbox row, so an attempt is never recorded without its outcome.
+
+const NOTIFIED_PAYMENT_COLUMNS = {
+  token: payments.token,
+  operationType: payments.operationType,
+  status: payments.status,
+  extraReturnParam: payments.extraReturnParam,
+  orderNumber: payments.orderNumber,
+  amountMinor: payments.amountMinor,
+  currency: payments.currency,
+  gatewayAmountMinor: payments.gatewayAmountMinor,
+  gatewayCurrency: payments.gatewayCurrency,
+  cardHolder: payments.cardHolder,
+  cardMask: payments.cardMask,
+  declineReason: payments.declineReason,
+  callbackUrl: payments.callbackUrl,
+  merchantId: payments.merchantId,
+  environment: payments.environment,
+};
+const CLAIMED_COLUMNS = { id: outbox.id, paymentId: outbox.paymentId, eventId: outbox.eventId, attempts: outbox.attempts };
+
+export type NotifiedPayment = Pick<PaymentRow, keyof typeof NOTIFIED_PAYMENT_COLUMNS>;
+
+export interface NotificationWork extends Pick<OutboxRow, keyof typeof CLAIMED_COLUMNS> {
+  payment: NotifiedPayment;
+  merchantKeySealed: string | null; // null: the merchant has no key of the payment's environment
+}
+
+function prepareClaim(db: Db) {
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  const due = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.topic, 'notification'), isNull(outbox.doneAt), lte(outbox.dueAt, now), or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now))))
+    .orderBy(asc(outbox.dueAt))
+    .limit(sql.placeholder('batchSizeMax'))
+    .for('update', { skipLocked: true });
+  const claiming = db
+    .update(outbox)
+    .set({ lockedUntil: sql`${sql.placeholder('leaseUntil')}::timestamptz`, attempts: sql`${outbox.attempts} + 1` })
+    .where(inArray(outbox.id, due))
+    .returning(CLAIMED_COLUMNS);
+  const claimed = db.$with('claimed', CLAIMED_COLUMNS).as(claiming.getSQL());
+  return db
+    .with(claimed)
+    .select({
+      id: claimed.id,
+      paymentId: claimed.paymentId,
+      eventId: claimed.eventId,
+      attempts: claimed.attempts,
+      payment: NOTIFIED_PAYMENT_COLUMNS,
+      merchantKeySealed: merchantKeys.keySealed,
+    })
+    .from(claimed)
+    .innerJoin(payments, eq(payments.id, claimed.paymentId))
+    .leftJoin(merchantKeys, and(eq(merchantKeys.merchantId, payments.merchantId), eq(merchantKeys.environment, payments.environment)))
+    .prepare('payrail_claim_notifications');
+}
+
+// Every attempt of a batch with the outcome of its outbox row, in one statement: an attempt is never recorded
+// without its row done or due again, and a batch of deliveries costs one round trip, not one each.
+function prepareFinish(db: Db) {
+  const input = db.$with('input', {}).as(sql`select * from jsonb_to_recordset(${sql.placeholder('outcomes')}::jsonb) as outcome(
+    outbox_id bigint, payment_id bigint, event_id text, attempt_number integer, attempted boolean, url text,
+    response_status smallint, error text, duration_ms integer, done boolean, due_at timestamptz, last_error text)`);
+  const recorded = db.$with('recorded', {}).as(sql`insert into ${notificationAttempts}
+    (payment_id, event_id, attempt_number, url, response_status, error, duration_ms)
+    select payment_id, event_id, attempt_number, url, response_status, error, duration_ms from input where attempted`);
+  const finished = db.$with('finished', { id: outbox.id }).as(sql`update ${outbox}
+    set done_at = case when input.done then ${sql.placeholder('now')}::timestamptz end, due_at = coalesce(input.due_at, outbox.due_at),
+      locked_until = null, last_error = input.last_error
+    from input where outbox.id = input.outbox_id returning outbox.id`);
+  return db
+    .with(input, recorded, finished)
+    .select({ finished: sql<number>`count(*)`.mapWith(Number) })
+    .from(finished)
+    .prepare('payrail_finish_notifications');
+}
+
+const prepared = new WeakMap<Db, { claim: ReturnType<typeof prepareClaim>; finish: ReturnType<typeof prepareFinish> }>();
+
+function statementsOf(db: Db) {
+  let statements = prepared.get(db);
+  if (!statements) {
+    statements = { claim: prepareClaim(db), finish: prepareFinish(db) };
+    prepared.set(db, statements);
+  }
+  return statements;
+}
+
+// Claims due notifications with FOR UPDATE SKIP LOCKED under a lease, as claimDue does for every topic.
+export async function claimDueNotifications(db: Db, batchSizeMax: number): Promise<NotificationWork[]> {
+  const now = new Date();
+  const rows = await statementsOf(db).claim.execute({
+    now: now.toISOString(),
+    leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS).toISOString(),
+    batchSizeMax,
+  });
+  return rows;
+}
+
+interface NotificationAttempt {
+  url: string;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+// What follows a delivery: the row is done (delivered, or given up with its reason), or due again later.
+export type NotificationNext = { done: true; lastError: string | null } | { done: false; dueAt: Date; lastError: string };
+
+export interface NotificationOutcome {
+  work: NotificationWork;
+  eventId: string;
+  attempt: NotificationAttempt | null; // null: nothing was sent (no callback URL, or a failure before the request)
+  next: NotificationNext;
+}
+
+export async function finishNotificationWork(db: Db, outcomes: readonly NotificationOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map(({ work, eventId, attempt, next }) => ({
+    outbox_id: work.id,
+    payment_id: work.paymentId,
+    event_id: eventId,
+    attempt_number: work.attempts,
+    attempted: attempt !== null,
+    url: attempt?.url ?? null,
+    response_status: attempt?.responseStatus ?? null,
+    error: attempt?.error ?? null,
+    duration_ms: attempt?.durationMs ?? null,
+    done: next.done,
+    due_at: next.done ? null : next.dueAt.toISOString(),
+    last_error: next.lastError,
+  }));
+  await statementsOf(db).finish.execute({ outcomes: JSON.stringify(rows), now: new Date().toISOString() });
+}
