@@ -70,7 +70,8 @@ function interpretBody(body: unknown): AdapterOutcome {
   return { ...outcome, systemError: `adapter answered a status we do not understand: ${describeStatus(body['status'])}` };
 }
 
-function pendingOutcome(systemError: string | null): AdapterOutcome {
+// An outcome that reports nothing yet; others are built on it.
+export function pendingOutcome(systemError: string | null): AdapterOutcome {
   return {
     status: 'pending',
     declineReason: null,

@@ -1,4 +1,4 @@
-import type { AdapterOutcome } from './adapter-outcome.ts';
+import { type AdapterOutcome, pendingOutcome } from './adapter-outcome.ts';
 
 // The sandbox's test card numbers, by the scenario each one triggers (spec 1). They live in the domain
 // because production reads them too: a test card sent with a production key is declined before any
@@ -26,18 +26,5 @@ export function isSandboxTestCardNumber(panDigits: string): boolean {
 
 // What the processing flow records for such a card: a decline that no gateway produced.
 export function testCardInProductionOutcome(): AdapterOutcome {
-  return {
-    status: 'declined',
-    declineReason: TEST_CARD_IN_PRODUCTION_REASON,
-    gatewayToken: null,
-    redirectRequest: null,
-    requisites: null,
-    gatewayDetails: null,
-    providerResponseData: null,
-    recurringGatewayToken: null,
-    logs: [],
-    amount: null,
-    currency: null,
-    systemError: null,
-  };
+  return { ...pendingOutcome(null), status: 'declined', declineReason: TEST_CARD_IN_PRODUCTION_REASON };
 }
