@@ -179,12 +179,16 @@ export function resultsSection(context: RunContext, measurements: readonly Measu
   ].join('\n');
 }
 
-// Replaces this benchmark's section between its markers, or appends it; other sections stay untouched.
 export function writeResultsSection(path: string, section: string): void {
+  replaceMarkedSection(path, section, { start: SECTION_START, end: SECTION_END });
+}
+
+// Replaces one benchmark's section between its markers in RESULTS.md, or appends it; other sections stay untouched.
+export function replaceMarkedSection(path: string, section: string, markers: { start: string; end: string }): void {
   const existing = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
-  const start = existing.indexOf(SECTION_START);
-  const end = existing.indexOf(SECTION_END);
+  const start = existing.indexOf(markers.start);
+  const end = existing.indexOf(markers.end);
   const updated =
-    start !== -1 && end > start ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
+    start !== -1 && end > start ? `${existing.slice(0, start)}${section}${existing.slice(end + markers.end.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
   writeFileSync(path, updated);
 }

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/flows/find-payments.ts';
 import type { ListPlan } from './scale-plans.ts';
 import { OPERATIONS, PAGE_100_QUERY, type Latencies, type OperationName } from './scale-measure.ts';
+import { replaceMarkedSection } from './report.ts';
 
 export const TARGET_RATIO_MAX = 1.2; // the issue's target: at 10 M no operation more than 20 % slower than at 10 K
 const SECTION_START = '<!-- bench:payments-scale:start -->';
@@ -124,12 +124,6 @@ export function scaleSection(context: ScaleContext, small: ScaleRun, large: Scal
   ].join('\n');
 }
 
-// Replaces this benchmark's section between its markers, or appends it; other sections stay untouched.
 export function writeScaleSection(path: string, section: string): void {
-  const existing = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
-  const start = existing.indexOf(SECTION_START);
-  const end = existing.indexOf(SECTION_END);
-  const updated =
-    start !== -1 && end > start ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
-  writeFileSync(path, updated);
+  replaceMarkedSection(path, section, { start: SECTION_START, end: SECTION_END });
 }
