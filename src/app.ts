@@ -66,13 +66,12 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   registerJsonBodyParser(app); // nesting-depth limit for every route
   registerErrorHandling(app);
   // HTTPS to the outside: our own TLS, or a TLS-terminating proxy in front (PAYRAIL_TRUST_PROXY).
-  await registerSecurityHeaders(app, { hsts: Boolean(options.https) || context.config.trustProxy });
+  registerSecurityHeaders(app, { hsts: Boolean(options.https) || context.config.trustProxy });
   await registerRateLimiting(app);
 
   // A callback-style hook: this runs on every request, and skips a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');
     if (context.config.trustProxy && request.url !== '/health' && request.headers['x-forwarded-proto'] !== 'https') {
       done(new ApiError('https_required', 403, 'Payrail accepts HTTPS only'));
