@@ -3,7 +3,7 @@
 export const CHECKOUT_LOCALES = ['en', 'zh', 'jp'] as const;
 export type CheckoutLocale = (typeof CHECKOUT_LOCALES)[number];
 
-export type ResultStatus = 'approved' | 'declined' | 'expired' | 'pending' | 'refunded';
+export type ResultStatus = 'approved' | 'authorized' | 'cancelled' | 'declined' | 'expired' | 'pending' | 'refunded';
 
 export interface CheckoutText {
   htmlLang: string; // the lang attribute: a BCP 47 tag, unlike the spec's locale code
@@ -76,6 +76,8 @@ const EN: CheckoutText = {
   frameTitle: 'Payment confirmation by your bank',
   resultTitle: {
     approved: 'Payment successful',
+    authorized: 'Payment authorized',
+    cancelled: 'Payment cancelled',
     declined: 'Payment declined',
     expired: 'Payment expired',
     pending: 'Payment pending',
@@ -83,6 +85,8 @@ const EN: CheckoutText = {
   },
   resultMessage: {
     approved: 'Thank you. Your payment has been received.',
+    authorized: 'Thank you. The amount is reserved on your card and will be charged when the merchant confirms the order.',
+    cancelled: 'The merchant cancelled this payment. Nothing was charged.',
     declined: 'Your payment could not be completed. You can try again with another card.',
     expired: 'The time to complete this payment has run out.',
     pending: 'Your payment is still being processed. You will be notified of the result.',
@@ -126,6 +130,8 @@ const ZH: CheckoutText = {
   frameTitle: '银行付款确认',
   resultTitle: {
     approved: '付款成功',
+    authorized: '付款已授权',
+    cancelled: '付款已取消',
     declined: '付款被拒绝',
     expired: '付款已过期',
     pending: '付款处理中',
@@ -133,6 +139,8 @@ const ZH: CheckoutText = {
   },
   resultMessage: {
     approved: '谢谢，我们已收到您的付款。',
+    authorized: '谢谢。该金额已在您的卡上预留，商户确认订单后将正式扣款。',
+    cancelled: '商户已取消此笔付款，未产生任何扣款。',
     declined: '您的付款未能完成，您可以换一张卡重试。',
     expired: '完成此笔付款的时间已过。',
     pending: '您的付款仍在处理中，结果将另行通知。',
@@ -176,6 +184,8 @@ const JP: CheckoutText = {
   frameTitle: 'カード発行会社による支払い確認',
   resultTitle: {
     approved: 'お支払いが完了しました',
+    authorized: 'お支払いが承認されました',
+    cancelled: 'お支払いはキャンセルされました',
     declined: 'お支払いが承認されませんでした',
     expired: 'お支払いの有効期限が切れました',
     pending: 'お支払いを処理中です',
@@ -183,6 +193,8 @@ const JP: CheckoutText = {
   },
   resultMessage: {
     approved: 'ありがとうございます。お支払いを受け付けました。',
+    authorized: 'ありがとうございます。金額はカードに仮押さえされ、加盟店が注文を確定した時点で請求されます。',
+    cancelled: '加盟店がこのお支払いをキャンセルしました。請求は発生していません。',
     declined: 'お支払いを完了できませんでした。別のカードで再度お試しください。',
     expired: 'このお支払いの手続き期限が過ぎました。',
     pending: 'お支払いはまだ処理中です。結果は後ほどお知らせします。',

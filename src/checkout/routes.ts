@@ -76,7 +76,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (destination) return reply.redirect(destination, 303);
     const status = payment.status as PaymentStatus;
     if (status === 'init') return send(reply, cardPage(payment, locale));
-    if (status === 'pending') return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
+    if (status === 'pending' || status === 'processing') return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     return send(reply, renderResultPage({ locale, status, product: payment.product, amountText: amountText(payment, locale), reason: payment.declineReason }));
   };
 

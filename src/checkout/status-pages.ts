@@ -42,6 +42,8 @@ ${renderWaitingBlock(input.locale, input.statusUrl, text.processingMessage)}
 
 const RESULT_ICON: Readonly<Record<ResultStatus, SafeHtml>> = {
   approved: ICONS.approved,
+  authorized: ICONS.approved,
+  cancelled: ICONS.declined,
   declined: ICONS.declined,
   expired: ICONS.declined,
   pending: ICONS.waiting,

@@ -1,36 +1,48 @@
 // The payment state machine (spec 3; ARCHITECTURE principle 3): every allowed status change is listed here,
 // and every status write carries a PaymentTransition that only decideTransition makes.
 
-export const PAYMENT_STATUSES = ['init', 'pending', 'approved', 'declined', 'expired', 'refunded'] as const;
+// init: created, no card yet. pending: sent, waiting for 3-D Secure, a callback or a status check. processing: a
+// payout whose request failed on the way (spec 4: it stays in processing until a status check settles it).
+// authorized: a two-step payment the provider approved, its funds held until the merchant confirms or declines.
+export const PAYMENT_STATUSES = ['init', 'pending', 'processing', 'authorized', 'approved', 'declined', 'expired', 'cancelled', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type ReportedStatus = 'approved' | 'declined' | 'pending';
 
-export const FINAL_STATUSES: readonly PaymentStatus[] = Object.freeze(['approved', 'declined', 'expired', 'refunded']);
+export const FINAL_STATUSES: readonly PaymentStatus[] = Object.freeze(['approved', 'declined', 'expired', 'cancelled', 'refunded']);
 
 export interface TransitionOptions {
   allowFinalChange: boolean; // the gateway's enable_change_final_status
+  authorizeOnly?: boolean; // a two-step payment (needConfirmation): the provider's approval is an authorization
 }
 
 export const NO_FINAL_CHANGE: TransitionOptions = Object.freeze({ allowFinalChange: false });
 
 // A status is never a transition to itself: an answer that repeats the status changes nothing.
+// authorized → approved is the merchant's confirm (capture), authorized → declined its decline or the automatic
+// void; init → cancelled the merchant's cancel of a payment nobody has paid.
 const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
-  init: ['pending', 'approved', 'declined', 'expired'],
-  pending: ['approved', 'declined', 'expired'],
+  init: ['pending', 'processing', 'authorized', 'approved', 'declined', 'expired', 'cancelled'],
+  pending: ['processing', 'authorized', 'approved', 'declined', 'expired'],
+  processing: ['pending', 'authorized', 'approved', 'declined'],
+  authorized: ['approved', 'declined'],
   approved: ['refunded'],
   declined: [],
   expired: [],
+  cancelled: [],
   refunded: [],
 };
 
 // Only with the gateway's enable_change_final_status: a provider correcting itself, or approving after expiry.
-// Nothing leaves refunded: the money has gone back, so no later answer may reopen the payment.
+// Nothing leaves refunded or cancelled: the money has gone back, or nothing was ever charged.
 const FINAL_CHANGE_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   init: [],
   pending: [],
+  processing: [],
+  authorized: [],
   approved: ['declined'],
   declined: ['approved'],
   expired: ['approved', 'declined'],
+  cancelled: [],
   refunded: [],
 };
 
@@ -77,8 +89,10 @@ export function decideTransition(from: PaymentStatus, to: PaymentStatus, options
 }
 
 // What a provider's report (a /pay or /status answer, a callback) does to a payment: the move it causes, or
-// null when it causes none — the status it already has, or a final status the gateway may not change.
+// null when it causes none — the status it already has, or a final status the gateway may not change. For a
+// two-step payment an approval is an authorization: only the merchant's confirm captures it.
 export function decideReportedStatus(from: PaymentStatus, reported: ReportedStatus, options: TransitionOptions): PaymentTransition | null {
-  if (reported === from || !canTransition(from, reported, options)) return null;
-  return decideTransition(from, reported, options);
+  const target: PaymentStatus = reported === 'approved' && options.authorizeOnly === true && !isFinal(from) ? 'authorized' : reported;
+  if (target === from || !canTransition(from, target, options)) return null;
+  return decideTransition(from, target, options);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { decideReportedStatus, isFinal } from '../domain/payment-status.ts';
+import { postingForTransition } from '../domain/ledger-postings.ts';
+import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
 import { mapRequisites } from '../domain/requisites.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
@@ -11,6 +12,7 @@ import {
   finishOpenWork,
   insertPaymentLogs,
   lockPayment,
+  postedPaymentOf,
   transitionPayment,
   updatePayment,
   writeOutcome,
@@ -46,7 +48,7 @@ export async function applyGatewayOutcome(db: Db, paymentId: number, outcome: Ad
 
 // The same, inside the caller's transaction, on a payment row the caller has locked.
 export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): Promise<AppliedOutcome> {
-  const transition = decideReportedStatus(current.status, outcome.status, { allowFinalChange: source.settings.enable_change_final_status === true });
+  const transition = decideReportedStatus(current.status, outcome.status, transitionOptions(current, source));
   const frozen = isFinal(current.status) && transition === null; // a final payment only records the logs of late answers
   const changes = frozen ? {} : detailChanges(current, outcome, source);
   let payment = current;
@@ -64,7 +66,25 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
 }
 
 // The payment as this request left it when it sent it to the adapter: pending, moved there by this request.
-type SentPayment = Pick<PaymentRow, 'id' | 'status' | 'gatewayAmountMinor' | 'gatewayCurrency'>;
+type SentPayment = Pick<
+  PaymentRow,
+  | 'id'
+  | 'status'
+  | 'gatewayAmountMinor'
+  | 'gatewayCurrency'
+  | 'operationType'
+  | 'amountMinor'
+  | 'capturedMinor'
+  | 'currency'
+  | 'commissionPercentBp'
+  | 'commissionFixedMinor'
+  | 'needConfirmation'
+>;
+
+// A gateway's enable_change_final_status, and a two-step payment's approval read as an authorization.
+function transitionOptions(payment: Pick<PaymentRow, 'needConfirmation'>, source: OutcomeSource): TransitionOptions {
+  return { allowFinalChange: source.settings.enable_change_final_status === true, authorizeOnly: payment.needConfirmation };
+}
 
 // The /pay answer for a payment this request itself moved to pending: the same decision as applyToLockedPayment,
 // written by one statement that applies only while the payment is still pending. When it is not (a provider
@@ -77,7 +97,7 @@ export async function applySentOutcome<S extends OutcomeSelection>(
   selection: S,
 ): Promise<OutcomeRow<S> | PaymentRow> {
   if (sent.status !== 'pending') throw new Error(`payment ${sent.id} was sent while ${sent.status}`);
-  const transition = decideReportedStatus(sent.status, outcome.status, { allowFinalChange: source.settings.enable_change_final_status === true });
+  const transition = decideReportedStatus(sent.status, outcome.status, transitionOptions(sent, source));
   const written = await writeOutcome(
     db,
     sent.id,
@@ -88,6 +108,7 @@ export async function applySentOutcome<S extends OutcomeSelection>(
       details: detailChanges(sent, outcome, source),
       logs: outcomeLogs(sent, outcome, source),
       notificationEventId: transition?.final ? randomUUID() : null,
+      posting: transition && postingForTransition(postedPaymentOf(sent), transition),
     },
     selection,
   );

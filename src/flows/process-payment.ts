@@ -99,13 +99,25 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
   const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias };
   const created = await insertPendingPayment(db, row, INIT_TO_PENDING, sentTo, new Date(Date.now() + payMethod.finalWaitingS * 1000));
   await input.afterStored();
-  const payment = { ...row, id: created.id, status: created.status };
+  const payment = {
+    ...row,
+    id: created.id,
+    status: created.status,
+    capturedMinor: null,
+    commissionPercentBp: created.commissionPercentBp,
+    commissionFixedMinor: created.commissionFixedMinor,
+  };
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
   return sendPay(deps, { payment, gateway, merchantKey, card, clientIp: input.clientIp }, 'created');
 }
 
 interface PaySending {
-  payment: PayRequestPayment & Pick<PaymentRow, 'status' | 'gatewayCurrency'>; // pending, moved there by this request
+  // pending, moved there by this request
+  payment: PayRequestPayment &
+    Pick<
+      PaymentRow,
+      'status' | 'gatewayCurrency' | 'operationType' | 'amountMinor' | 'capturedMinor' | 'currency' | 'commissionPercentBp' | 'commissionFixedMinor' | 'needConfirmation'
+    >;
   gateway: ResolvedGateway;
   merchantKey: string;
   card: CardInput | null;

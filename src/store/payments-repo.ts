@@ -60,7 +60,21 @@ export const CREATED_COLUMNS = {
   gatewayAmountMinor: payments.gatewayAmountMinor,
   locale: payments.locale,
   needConfirmation: payments.needConfirmation,
+  merchantId: payments.merchantId,
+  environment: payments.environment,
+  operationType: payments.operationType,
+  commissionPercentBp: payments.commissionPercentBp,
+  commissionFixedMinor: payments.commissionFixedMinor,
 };
+
+// The merchant's commission terms for the payment's operation, copied into the row as it is inserted (one
+// statement): later changes of the terms never change what an existing payment costs.
+function withCommissionTerms(placeholders: Record<string, unknown>): Record<string, unknown> {
+  const termOf = (column: 'percent_bp' | 'fixed_minor') =>
+    sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${sql.placeholder('merchantId')}
+      and operation = ${sql.placeholder('operationType')}), 0)`;
+  return { ...placeholders, commissionPercentBp: termOf('percent_bp'), commissionFixedMinor: termOf('fixed_minor') };
+}
 
 export type CreatedPaymentRow = Pick<PaymentRow, keyof typeof CREATED_COLUMNS>;
 
@@ -70,7 +84,7 @@ function prepareInsert(db: Db) {
   placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
   return db
     .insert(payments)
-    .values(placeholders as unknown as NewPaymentRow)
+    .values(withCommissionTerms(placeholders) as unknown as NewPaymentRow)
     .returning(CREATED_COLUMNS)
     .prepare('payrail_insert_payment');
 }
@@ -101,7 +115,7 @@ function preparePendingInsert(db: Db) {
   placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
   const inserted = db
     .insert(payments)
-    .values(placeholders as unknown as NewPaymentRow)
+    .values(withCommissionTerms(placeholders) as unknown as NewPaymentRow)
     .returning(CREATED_COLUMNS);
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
   const checked = db.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)

@@ -1,7 +1,9 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { postingForTransition, type LedgerPosting, type PostedPayment } from '../domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from '../domain/payment-status.ts';
 import type { Db } from './database.ts';
-import { notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
+import { postLedger } from './ledger-repo.ts';
+import { ledgerBalances, ledgerEntries, ledgerTransactions, notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
@@ -42,30 +44,43 @@ export async function updatePayment(db: DbOrTx, paymentId: number, changes: Paym
 }
 
 // The writer of payments.status (principle 3): applies a transition the domain decided, only while the payment
-// still has the status it was decided from. Null when a concurrent change won the race. writeOutcome below is the
-// same write with the outcome's side effects in one statement; insertPendingPayment creates a payment through
-// init → pending.
-export async function transitionPayment(
-  db: DbOrTx,
-  paymentId: number,
-  transition: PaymentTransition,
-  changes: PaymentChanges = {},
-): Promise<PaymentRow | null> {
+// still has the status it was decided from, and posts to the ledger what the domain says the move is worth, in the
+// caller's transaction. Null when a concurrent change won the race. writeOutcome below is the same write with the
+// outcome's side effects in one statement; insertPendingPayment creates a payment through init → pending.
+export async function transitionPayment(tx: Tx, paymentId: number, transition: PaymentTransition, changes: PaymentChanges = {}): Promise<PaymentRow | null> {
   if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
   const now = new Date();
-  const [row] = await db
+  // A pay captures its amount when approved (the new amount when this very write changes it; set already by a
+  // two-step confirm that captures less). SET expressions read the row as it was.
+  const capture = transition.to === 'approved' ? { capturedMinor: changes.capturedMinor ?? changes.amountMinor ?? sql`${payments.amountMinor}` } : {};
+  const [row] = await tx
     .update(payments)
-    .set({ ...changes, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
+    .set({ ...changes, ...capture, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
     .where(and(eq(payments.id, paymentId), eq(payments.status, transition.from)))
     .returning();
-  return row ?? null;
+  if (!row) return null;
+  const posting = postingForTransition(postedPaymentOf(row), transition);
+  if (posting) await postLedger(tx, row, posting, { paymentId: row.id });
+  return row;
+}
+
+// What the ledger needs to know of a payment or payout row.
+export function postedPaymentOf(
+  row: Pick<PaymentRow, 'operationType' | 'amountMinor' | 'capturedMinor' | 'currency' | 'commissionPercentBp' | 'commissionFixedMinor'>,
+): PostedPayment {
+  return {
+    operationType: row.operationType,
+    captureMinor: row.operationType === 'pay' ? (row.capturedMinor ?? row.amountMinor) : row.amountMinor,
+    currency: row.currency,
+    commission: { percentBp: row.commissionPercentBp, fixedMinor: row.commissionFixedMinor },
+  };
 }
 
 export const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHANGE);
 
 // init → pending, once: a second submit of the same payment loses cleanly.
-export async function markProcessing(db: DbOrTx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow | null> {
-  return transitionPayment(db, paymentId, INIT_TO_PENDING, changes);
+export async function markProcessing(tx: Tx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow | null> {
+  return transitionPayment(tx, paymentId, INIT_TO_PENDING, changes);
 }
 
 export interface PaymentLogInput {
@@ -84,11 +99,12 @@ export interface OutcomeWrite {
   details: PaymentChanges; // OUTCOME_DETAIL_COLUMNS only; a column left out keeps its value
   logs: readonly PaymentLogInput[];
   notificationEventId: string | null; // required by a final transition: its merchant notification
+  posting: LedgerPosting | null; // what the transition is worth (domain postingForTransition); null: nothing moves
 }
 
 // What the statement hands back: the create response's columns (Host-to-Host), or the whole row (checkout).
 const OUTCOME_SELECTIONS = {
-  created: { ...CREATED_COLUMNS, gatewayAlias: payments.gatewayAlias, redirectRequest: payments.redirectRequest },
+  created: { ...CREATED_COLUMNS, gatewayAlias: payments.gatewayAlias, redirectRequest: payments.redirectRequest, capturedMinor: payments.capturedMinor },
   full: getTableColumns(payments),
 };
 export type OutcomeSelection = keyof typeof OUTCOME_SELECTIONS;
@@ -113,7 +129,10 @@ function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelec
     set['updatedAt'] = sql`case when ${value('touched')}::boolean then ${now} else ${payments.updatedAt} end`;
   } else {
     Object.assign(set, { status: sql`${value('to')}::text`, declineReason: sql`${value('declineReason')}::text`, updatedAt: now });
-    if (shape === 'final') set['finalizedAt'] = now;
+    if (shape === 'final') {
+      set['finalizedAt'] = now;
+      set['capturedMinor'] = sql`case when ${value('to')}::text = 'approved' then ${payments.amountMinor} else ${payments.capturedMinor} end`;
+    }
   }
   const update = db
     .update(payments)
@@ -129,7 +148,19 @@ function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelec
     where outbox.payment_id = moved.id and outbox.topic = 'status_check' and outbox.done_at is null`);
   const queued = db.$with('queued', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at, event_id)
     select 'notification', moved.id, ${now}, ${value('eventId')}::text from moved`);
-  const statement = shape === 'final' ? db.with(moved, logged, closed, queued) : db.with(moved, logged);
+  // The posting: its transaction, its entries and the balances they move (nothing when `kind` is null).
+  const entries = sql`jsonb_to_recordset(${value('entries')}::jsonb) as entry(account text, amount_minor bigint)`;
+  const posted = db.$with('posted', {}).as(sql`insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id)
+    select moved.merchant_id, moved.environment, ${value('currency')}::text, ${value('kind')}::text, moved.id from moved
+    where ${value('kind')}::text is not null returning id`);
+  const entered = db.$with('entered', {}).as(sql`insert into ${ledgerEntries} (transaction_id, account, amount_minor)
+    select posted.id, entry.account, entry.amount_minor from posted cross join ${entries}`);
+  const balanced = db.$with('balanced', {}).as(sql`insert into ${ledgerBalances} (merchant_id, environment, currency, account, balance_minor)
+    select moved.merchant_id, moved.environment, ${value('currency')}::text, entry.account, entry.amount_minor
+    from moved cross join ${entries} where ${value('kind')}::text is not null
+    on conflict (merchant_id, environment, currency, account)
+    do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = excluded.updated_at`);
+  const statement = shape === 'final' ? db.with(moved, logged, closed, queued, posted, entered, balanced) : db.with(moved, logged);
   return statement.select().from(moved).prepare(`payrail_outcome_${shape}_${selectionName}`);
 }
 
@@ -154,6 +185,8 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
   const { transition } = write;
   if (transition !== null && transition.from !== write.expected) throw new Error(`a transition from ${transition.from} applied to a ${write.expected} payment`);
   if (transition?.final && write.notificationEventId === null) throw new Error('a final transition queues a notification: give its event id');
+  if (write.posting !== null && !transition?.final) throw new Error('an outcome statement posts to the ledger only with a final transition');
+  if (write.posting !== null && write.posting.guardedDebitMinor > 0) throw new Error('an outcome statement cannot post a guarded debit');
   const unknown = Object.keys(write.details).filter((key) => !(OUTCOME_DETAIL_COLUMNS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new Error(`an outcome statement does not set ${unknown.join(', ')}`);
   const shape: OutcomeShape = transition === null ? 'stay' : transition.final ? 'final' : 'move';
@@ -168,6 +201,9 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
     touched: Object.keys(details).length > 0,
     logs: JSON.stringify(write.logs.map((log) => ({ kind: log.kind, entry: log.entry }))),
     eventId: write.notificationEventId,
+    kind: write.posting?.kind ?? null,
+    currency: write.posting?.currency ?? null,
+    entries: JSON.stringify((write.posting?.entries ?? []).map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor }))),
   };
   for (const column of OUTCOME_DETAIL_COLUMNS) {
     const detail = details[column];

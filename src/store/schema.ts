@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { COMMISSION_OPERATIONS } from '../domain/commission.ts';
+import { LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -83,11 +85,22 @@ export const payments = pgTable(
     redirectRequest: jsonb('redirect_request'),
     requisites: jsonb('requisites'),
     finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
+    // The merchant's commission terms for this operation, fixed when the payment was created (domain/commission.ts).
+    commissionPercentBp: integer('commission_percent_bp').notNull().default(0),
+    commissionFixedMinor: bigint('commission_fixed_minor', { mode: 'number' }).notNull().default(0),
+    // What an approved payment captured: its amount, or the smaller amount a two-step confirm took; null before.
+    capturedMinor: bigint('captured_minor', { mode: 'number' }),
+    // Refunds reserved or sent (declined ones given back): never above captured_minor.
+    refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
+    // A two-step payment's authorization is voided automatically after this moment unless confirmed or declined.
+    authorizedUntil: timestamp('authorized_until', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('payments_token_idx').on(table.token),
+    check('payments_refunded_check', sql`${table.refundedMinor} >= 0 and ${table.refundedMinor} <= coalesce(${table.capturedMinor}, 0)`),
+    index('payments_authorized_until_idx').on(table.authorizedUntil).where(sql`${table.status} = 'authorized'`),
     check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
     index('payments_expiry_idx').on(table.expiresAt).where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
     // The list's ORDER BY created_at DESC, id DESC means NULLS FIRST: each index ends in that order so no list
@@ -176,6 +189,9 @@ export const outbox = pgTable(
     paymentId: bigint('payment_id', { mode: 'number' })
       .notNull()
       .references(() => payments.id),
+    // The record the work is about when it is not the payment itself: a refund or a dispute of the payment.
+    refundId: bigint('refund_id', { mode: 'number' }).references(() => refunds.id),
+    disputeId: bigint('dispute_id', { mode: 'number' }).references(() => disputes.id),
     eventId: text('event_id'),
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -249,5 +265,168 @@ export const sandboxTransactions = pgTable(
     index('sandbox_transactions_callback_due_idx').on(table.callbackDueAt).where(sql`${table.callbackDueAt} is not null`),
     index('sandbox_transactions_expires_idx').on(table.expiresAt),
     check('sandbox_transactions_status_check', sql`${table.status} in ('pending', 'approved', 'declined')`),
+  ],
+);
+
+const nonNegativeAccounts = sql.raw(NON_NEGATIVE_ACCOUNTS.map((account) => `'${account}'`).join(', '));
+const quoted = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
+
+// Commission terms per merchant and operation (spec: pay, payout, refund), for both environments; none: free.
+export const commissions = pgTable(
+  'commissions',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    operation: text('operation', { enum: COMMISSION_OPERATIONS }).notNull(),
+    percentBp: integer('percent_bp').notNull(),
+    fixedMinor: bigint('fixed_minor', { mode: 'number' }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.merchantId, table.operation] }),
+    check('commissions_operation_check', sql`${table.operation} in (${quoted(COMMISSION_OPERATIONS)})`),
+    check('commissions_terms_check', sql`${table.percentBp} between 0 and 10000 and ${table.fixedMinor} >= 0`),
+  ],
+);
+
+// A refund of a payment: its own token, amount and status; the payment's refunded_minor counts it while it is not
+// declined, so concurrent refunds can never exceed what the payment captured.
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    token: text('token').notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    commissionPercentBp: integer('commission_percent_bp').notNull().default(0),
+    commissionFixedMinor: bigint('commission_fixed_minor', { mode: 'number' }).notNull().default(0),
+    status: text('status', { enum: ['pending', 'approved', 'declined'] }).notNull(),
+    gatewayToken: text('gateway_token'),
+    declineReason: text('decline_reason'),
+    finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('refunds_token_idx').on(table.token),
+    index('refunds_payment_idx').on(table.paymentId, table.id),
+    check('refunds_status_check', sql`${table.status} in ('pending', 'approved', 'declined')`),
+    check('refunds_amount_check', sql`${table.amountMinor} > 0`),
+  ],
+);
+
+// A merchant's dispute of a payment, with its evidence documents (stored in the data folder, never served openly).
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    token: text('token').notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: ['open', 'under_review', 'won', 'lost'] }).notNull(),
+    resolutionNote: text('resolution_note'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('disputes_token_idx').on(table.token),
+    index('disputes_merchant_env_created_idx').on(table.merchantId, table.environment, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('disputes_payment_idx').on(table.paymentId),
+    check('disputes_status_check', sql`${table.status} in ('open', 'under_review', 'won', 'lost')`),
+    check('disputes_amount_check', sql`${table.amountMinor} > 0`),
+  ],
+);
+
+export const disputeDocuments = pgTable(
+  'dispute_documents',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id),
+    fileName: text('file_name').notNull(), // as the merchant sent it, for display only; never a path
+    storedName: text('stored_name').notNull(), // random, inside the documents folder
+    mediaType: text('media_type').notNull(), // from the content (file-type), not from the name
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('dispute_documents_dispute_idx').on(table.disputeId)],
+);
+
+// The double-entry ledger (domain/ledger-postings.ts decides every posting). One row per money event, its entries
+// summing to zero, and a running balance per account that the ledger check proves equal to the sum of its entries.
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+    currency: text('currency').notNull(),
+    kind: text('kind', { enum: POSTING_KINDS }).notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' }).references(() => payments.id),
+    refundId: bigint('refund_id', { mode: 'number' }).references(() => refunds.id),
+    disputeId: bigint('dispute_id', { mode: 'number' }).references(() => disputes.id),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('ledger_transactions_payment_idx').on(table.paymentId).where(sql`${table.paymentId} is not null`),
+    index('ledger_transactions_refund_idx').on(table.refundId).where(sql`${table.refundId} is not null`),
+    index('ledger_transactions_dispute_idx').on(table.disputeId).where(sql`${table.disputeId} is not null`),
+    check('ledger_transactions_kind_check', sql`${table.kind} in (${quoted(POSTING_KINDS)})`),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('ledger_entries_transaction_idx').on(table.transactionId),
+    check('ledger_entries_account_check', sql`${table.account} in (${quoted(LEDGER_ACCOUNTS)})`),
+    check('ledger_entries_amount_check', sql`${table.amountMinor} <> 0`),
+  ],
+);
+
+export const ledgerBalances = pgTable(
+  'ledger_balances',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+    currency: text('currency').notNull(),
+    account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+    balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.merchantId, table.environment, table.currency, table.account] }),
+    check('ledger_balances_non_negative_check', sql`${table.account} not in (${nonNegativeAccounts}) or ${table.balanceMinor} >= 0`),
   ],
 );

@@ -81,6 +81,7 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     details: {},
     logs: [],
     notificationEventId: 'event-1',
+    posting: null,
     ...changes,
   });
 
@@ -127,7 +128,7 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
 
   it('writes nothing when the payment left the status the outcome was decided from (a callback won the race)', async () => {
     const { id } = await sentPayment();
-    await transitionPayment(db(), id, PENDING_TO_DECLINED, { declineReason: 'by callback' });
+    await db().transaction((tx) => transitionPayment(tx, id, PENDING_TO_DECLINED, { declineReason: 'by callback' }));
     const written = await writeOutcome(db(), id, write({ details: { gatewayToken: 'gw-late' }, logs: [{ kind: 'pay', entry: { late: true } }] }), 'created');
     expect(written).toBeNull();
     expect(await findPaymentById(db(), id)).toMatchObject({ status: 'declined', declineReason: 'by callback', gatewayToken: null });

@@ -51,10 +51,10 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
 
   it('writes a decided transition only while the payment still has the status it was decided from', async () => {
     const paymentId = await newPayment();
-    const lost = await transitionPayment(db(), paymentId, decideTransition('pending', 'approved', NO_FINAL_CHANGE));
+    const lost = await db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('pending', 'approved', NO_FINAL_CHANGE)));
     expect(lost).toBeNull();
     expect(await statusOf(paymentId)).toBe('init');
-    const moved = await transitionPayment(db(), paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'test' });
+    const moved = await db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'test' }));
     expect(moved).toMatchObject({ status: 'declined', declineReason: 'test' });
     expect(moved!.finalizedAt).toBeInstanceOf(Date);
   });
@@ -62,8 +62,8 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
   it('lets exactly one of two racing transitions from the same status win', async () => {
     const paymentId = await newPayment();
     const results = await Promise.all([
-      transitionPayment(db(), paymentId, decideTransition('init', 'approved', NO_FINAL_CHANGE)),
-      transitionPayment(db(), paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'race' }),
+      db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('init', 'approved', NO_FINAL_CHANGE))),
+      db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'race' })),
     ]);
     expect(results.filter((row) => row !== null)).toHaveLength(1);
     expect(['approved', 'declined']).toContain(await statusOf(paymentId));
@@ -72,7 +72,7 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
   it('throws on an illegal transition before anything is written', async () => {
     const paymentId = await newPayment();
     expect(() => decideTransition('init', 'refunded', NO_FINAL_CHANGE)).toThrow(IllegalTransitionError);
-    await transitionPayment(db(), paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'final' });
+    await db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'final' }));
     expect(() => decideTransition('declined', 'approved', NO_FINAL_CHANGE)).toThrow(IllegalTransitionError);
     expect(await statusOf(paymentId)).toBe('declined');
   });
@@ -90,7 +90,7 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
       const submitted = await newPayment();
       await db().execute(sql`update payments set expires_at = now() - interval '1 second' where id in (${due}, ${submitted})`);
       await db().execute(sql`update payments set expires_at = now() + interval '1 hour' where id = ${later}`);
-      expect(await markProcessing(db(), submitted, {})).toMatchObject({ status: 'pending' });
+      expect(await db().transaction((tx) => markProcessing(tx, submitted, {}))).toMatchObject({ status: 'pending' });
 
       await expireDuePayments(db());
       await expireDuePayments(db());
@@ -121,7 +121,7 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
       const paymentId = await newPayment();
       await db().execute(sql`update payments set expires_at = now() - interval '1 second' where id = ${paymentId}`);
       await expireDuePayments(db());
-      expect(await markProcessing(db(), paymentId, {})).toBeNull();
+      expect(await db().transaction((tx) => markProcessing(tx, paymentId, {}))).toBeNull();
       expect(await statusOf(paymentId)).toBe('expired');
     });
   });

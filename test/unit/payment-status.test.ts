@@ -10,17 +10,28 @@ import {
   type ReportedStatus,
 } from '../../src/domain/payment-status.ts';
 
-const ALL_STATUSES: PaymentStatus[] = ['init', 'pending', 'approved', 'declined', 'expired', 'refunded'];
+const ALL_STATUSES: PaymentStatus[] = ['init', 'pending', 'processing', 'authorized', 'approved', 'declined', 'expired', 'cancelled', 'refunded'];
 
 // Every allowed transition, by whether it needs enable_change_final_status; all other pairs are refused.
 const ALWAYS_ALLOWED = new Set([
   'init→pending',
+  'init→processing',
+  'init→authorized',
   'init→approved',
   'init→declined',
   'init→expired',
+  'init→cancelled',
+  'pending→processing',
+  'pending→authorized',
   'pending→approved',
   'pending→declined',
   'pending→expired',
+  'processing→pending',
+  'processing→authorized',
+  'processing→approved',
+  'processing→declined',
+  'authorized→approved',
+  'authorized→declined',
   'approved→refunded',
 ]);
 const ALLOWED_ONLY_WITH_FINAL_CHANGE = new Set(['approved→declined', 'declined→approved', 'expired→approved', 'expired→declined']);
@@ -30,13 +41,16 @@ const allowed = (from: PaymentStatus, to: PaymentStatus, allowFinalChange: boole
   ALWAYS_ALLOWED.has(`${from}→${to}`) || (allowFinalChange && ALLOWED_ONLY_WITH_FINAL_CHANGE.has(`${from}→${to}`));
 
 describe('the statuses', () => {
-  it('are the six of spec 3, and the database CHECK lists the same', () => {
+  it('are spec 3\'s six with processing, authorized and cancelled, and the database CHECK lists the same', () => {
     expect([...PAYMENT_STATUSES]).toEqual(ALL_STATUSES);
   });
 
   it.each<[PaymentStatus, boolean]>([
     ['init', false],
     ['pending', false],
+    ['processing', false],
+    ['authorized', false],
+    ['cancelled', true],
     ['approved', true],
     ['declined', true],
     ['expired', true],

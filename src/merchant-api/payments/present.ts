@@ -1,5 +1,6 @@
 import type { RedirectRequest } from '../../contract/adapter-contract.ts';
 import type { CreatePaymentRequest, CustomerInput } from '../../domain/payment-request.ts';
+import { basisPointsToPercent, commissionFor } from '../../domain/commission.ts';
 import { checkoutUrl } from '../../domain/public-urls.ts';
 import { selectorUrl } from '../../domain/selector-urls.ts';
 import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
@@ -35,10 +36,15 @@ export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & {
       currency: payment.currency,
       status: payment.status,
       two_stage_mode: payment.needConfirmation,
-      commission: 0,
+      commission: commissionFor(payment.amountMinor, termsOf(payment)),
     },
   };
 }
+
+const termsOf = (payment: Pick<PaymentRow, 'commissionPercentBp' | 'commissionFixedMinor'>) => ({
+  percentBp: payment.commissionPercentBp,
+  fixedMinor: payment.commissionFixedMinor,
+});
 
 export function presentListItem(payment: PaymentRow) {
   return {
@@ -71,6 +77,13 @@ export function presentDetail(payment: PaymentRow, logs: readonly { kind: string
     locale: payment.locale,
     expires_at: payment.expiresAt?.toISOString() ?? null,
     two_stage_mode: payment.needConfirmation,
+    captured_amount: payment.capturedMinor,
+    refunded_amount: payment.refundedMinor,
+    commission_data: {
+      commission_value: basisPointsToPercent(payment.commissionPercentBp),
+      commission_fee: payment.commissionFixedMinor,
+      commission_amount: commissionFor(payment.capturedMinor ?? payment.amountMinor, termsOf(payment)),
+    },
     recurring: payment.recurring,
     merchant_url: payment.merchantUrl,
     card:

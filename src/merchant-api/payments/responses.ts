@@ -76,6 +76,16 @@ const PaymentDetail = Type.Object({
   locale: Type.String(),
   expires_at: Nullable(Type.String({ format: 'date-time' })),
   two_stage_mode: Type.Boolean(),
+  captured_amount: Type.Union([Type.Integer(), Type.Null()], { description: 'what an approved payment captured (minor units); null before' }),
+  refunded_amount: Type.Integer({ description: 'refunds reserved or sent (minor units)' }),
+  commission_data: Type.Object(
+    {
+      commission_value: Type.Number({ description: 'the percentage part, in percent (2.5 = 2.5 %)' }),
+      commission_fee: Type.Integer({ description: 'the fixed part, in minor units of the payment currency' }),
+      commission_amount: Type.Integer({ description: 'the whole commission on the captured amount (or on the amount before capture), minor units' }),
+    },
+    { description: "the merchant's commission for this payment, fixed when it was created" },
+  ),
   recurring: Type.Boolean(),
   merchant_url: Nullable(Type.String()),
   card: Nullable(
