@@ -222,8 +222,25 @@ export async function listPaymentLogs(db: Db, paymentId: number) {
   return db.select().from(paymentLogs).where(eq(paymentLogs.paymentId, paymentId)).orderBy(asc(paymentLogs.id)).limit(500);
 }
 
-export async function enqueue(db: DbOrTx, row: { topic: OutboxTopic; paymentId: number; dueAt: Date; eventId?: string | null }): Promise<void> {
-  await db.insert(outbox).values({ topic: row.topic, paymentId: row.paymentId, dueAt: row.dueAt, eventId: row.eventId ?? null });
+// Work about a payment, or about one of its refunds or disputes (a notification of type refund or dispute).
+export interface OutboxWork {
+  topic: OutboxTopic;
+  paymentId: number;
+  refundId?: number | null;
+  disputeId?: number | null;
+  dueAt: Date;
+  eventId?: string | null;
+}
+
+export async function enqueue(db: DbOrTx, row: OutboxWork): Promise<void> {
+  await db.insert(outbox).values({
+    topic: row.topic,
+    paymentId: row.paymentId,
+    refundId: row.refundId ?? null,
+    disputeId: row.disputeId ?? null,
+    dueAt: row.dueAt,
+    eventId: row.eventId ?? null,
+  });
 }
 
 export async function finishOpenWork(db: DbOrTx, paymentId: number, topic: OutboxTopic): Promise<void> {
