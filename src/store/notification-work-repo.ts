@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { OUTBOX_LEASE_MS, type OutboxRow } from './processing-repo.ts';
-import { merchantKeys, notificationAttempts, outbox, payments } from './schema.ts';
+import { disputes, merchantKeys, notificationAttempts, outbox, payments, refunds } from './schema.ts';
 
 // The notifier's two statements per batch: one claims due notifications together with what each delivery needs
 // (the payment's notified fields, the merchant's sealed key); one records every attempt with the completion or
@@ -25,14 +25,45 @@ const NOTIFIED_PAYMENT_COLUMNS = {
   merchantId: payments.merchantId,
   environment: payments.environment,
 };
-const CLAIMED_COLUMNS = { id: outbox.id, paymentId: outbox.paymentId, eventId: outbox.eventId, attempts: outbox.attempts };
+const CLAIMED_COLUMNS = {
+  id: outbox.id,
+  paymentId: outbox.paymentId,
+  refundId: outbox.refundId,
+  disputeId: outbox.disputeId,
+  eventId: outbox.eventId,
+  attempts: outbox.attempts,
+};
 
 export type NotifiedPayment = Pick<PaymentRow, keyof typeof NOTIFIED_PAYMENT_COLUMNS>;
 
+// A refund or a dispute of the payment, when the notification is about one of them.
+export interface NotifiedRecord {
+  kind: 'refund' | 'dispute';
+  token: string;
+  status: string;
+  amountMinor: number;
+  currency: string;
+  declineReason: string | null;
+}
+
 export interface NotificationWork extends Pick<OutboxRow, keyof typeof CLAIMED_COLUMNS> {
   payment: NotifiedPayment;
+  record: NotifiedRecord | null; // null: the notification is about the payment (or payout) itself
   merchantKeySealed: string | null; // null: the merchant has no key of the payment's environment
 }
+
+// The flat columns of a joined refund or dispute (a left join: all null when the work is not about one).
+const RECORD_COLUMNS = {
+  refundToken: refunds.token,
+  refundStatus: refunds.status,
+  refundAmountMinor: refunds.amountMinor,
+  refundCurrency: refunds.currency,
+  refundDeclineReason: refunds.declineReason,
+  disputeToken: disputes.token,
+  disputeStatus: disputes.status,
+  disputeAmountMinor: disputes.amountMinor,
+  disputeCurrency: disputes.currency,
+};
 
 function prepareClaim(db: Db) {
   const now = sql`${sql.placeholder('now')}::timestamptz`;
@@ -55,12 +86,17 @@ function prepareClaim(db: Db) {
       id: claimed.id,
       paymentId: claimed.paymentId,
       eventId: claimed.eventId,
+      refundId: claimed.refundId,
+      disputeId: claimed.disputeId,
       attempts: claimed.attempts,
       payment: NOTIFIED_PAYMENT_COLUMNS,
+      ...RECORD_COLUMNS,
       merchantKeySealed: merchantKeys.keySealed,
     })
     .from(claimed)
     .innerJoin(payments, eq(payments.id, claimed.paymentId))
+    .leftJoin(refunds, eq(refunds.id, claimed.refundId))
+    .leftJoin(disputes, eq(disputes.id, claimed.disputeId))
     .leftJoin(merchantKeys, and(eq(merchantKeys.merchantId, payments.merchantId), eq(merchantKeys.environment, payments.environment)))
     .prepare('payrail_claim_notifications');
 }
@@ -104,7 +140,42 @@ export async function claimDueNotifications(db: Db, batchSizeMax: number): Promi
     leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS).toISOString(),
     batchSizeMax,
   });
-  return rows;
+  return rows.map(
+    ({
+      refundToken,
+      refundStatus,
+      refundAmountMinor,
+      refundCurrency,
+      refundDeclineReason,
+      disputeToken,
+      disputeStatus,
+      disputeAmountMinor,
+      disputeCurrency,
+      ...work
+    }) => {
+      let record: NotifiedRecord | null = null;
+      if (work.refundId !== null && refundToken !== null && refundStatus !== null && refundAmountMinor !== null && refundCurrency !== null) {
+        record = {
+          kind: 'refund',
+          token: refundToken,
+          status: refundStatus,
+          amountMinor: refundAmountMinor,
+          currency: refundCurrency,
+          declineReason: refundDeclineReason,
+        };
+      } else if (work.disputeId !== null && disputeToken !== null && disputeStatus !== null && disputeAmountMinor !== null && disputeCurrency !== null) {
+        record = {
+          kind: 'dispute',
+          token: disputeToken,
+          status: disputeStatus,
+          amountMinor: disputeAmountMinor,
+          currency: disputeCurrency,
+          declineReason: null,
+        };
+      }
+      return { ...work, record };
+    },
+  );
 }
 
 interface NotificationAttempt {

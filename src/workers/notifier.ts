@@ -6,20 +6,36 @@ import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../domain/notifi
 import type { ProcessingDeps } from '../flows/process-payment.ts';
 import { decryptWithMasterKey } from '../lib/crypto.ts';
 import { resolvePublicAddresses, SsrfRefusedError } from '../lib/ssrf-guard.ts';
-import {
-  finishNotificationWork,
-  type NotificationNext,
-  type NotificationOutcome,
-  type NotificationWork,
-  type NotifiedPayment,
-} from '../store/notification-work-repo.ts';
+import { finishNotificationWork, type NotificationNext, type NotificationOutcome, type NotificationWork } from '../store/notification-work-repo.ts';
 import { nextAfterFailure } from './failed-work.ts';
 
 const NOTIFICATION_TIMEOUT_MS = 10_000;
 const NOTIFICATION_REFUSED = 'refused: private address';
 const NOTIFICATION_CONNECTION_FAILED = 'connection failed';
 
-function notificationBody(payment: NotifiedPayment, merchantKey: string): Record<string, unknown> {
+// The body the merchant receives: about the payment (type pay or payout), or about one of its refunds or disputes
+// (type refund or dispute, with the payment's token as paymentToken). The legacy signature covers the same fields.
+function notificationBody(work: Pick<NotificationWork, 'payment' | 'record'>, merchantKey: string): Record<string, unknown> {
+  const { payment, record } = work;
+  if (record !== null) {
+    const fields = {
+      token: record.token,
+      type: record.kind,
+      status: record.status,
+      extraReturnParam: payment.extraReturnParam,
+      orderNumber: payment.orderNumber,
+      amount: record.amountMinor,
+      currency: record.currency,
+      gatewayAmount: record.amountMinor,
+      gatewayCurrency: record.currency,
+    };
+    return {
+      ...fields,
+      paymentToken: payment.token,
+      gatewayDetails: { decline_reason: record.declineReason },
+      signature: legacySignature(fields, merchantKey),
+    };
+  }
   const fields = {
     token: payment.token,
     type: payment.operationType,
@@ -63,7 +79,7 @@ async function deliverNotification(deps: ProcessingDeps, work: NotificationWork)
   if (!payment.callbackUrl) return { work, eventId, attempt: null, next: { done: true, lastError: 'no callback URL' } };
   if (work.merchantKeySealed === null) throw new Error(`merchant ${payment.merchantId} has no ${payment.environment} key`);
   const merchantKey = decryptWithMasterKey(deps.context.masterKey, work.merchantKeySealed);
-  const bodyText = JSON.stringify(notificationBody(payment, merchantKey));
+  const bodyText = JSON.stringify(notificationBody(work, merchantKey));
   const startedAt = performance.now();
   let responseStatus: number | null = null;
   let error: string | null = null;
