@@ -114,4 +114,26 @@ describe('decideReportedStatus', () => {
     expect(decideReportedStatus('declined', 'approved', { allowFinalChange: false })).toBeNull();
     expect(decideReportedStatus('declined', 'approved', { allowFinalChange: true })).toMatchObject({ to: 'approved', final: true });
   });
+
+  describe('a two-step payment (authorizeOnly)', () => {
+    const twoStep = { allowFinalChange: false, authorizeOnly: true };
+
+    it.each<PaymentStatus>(['init', 'pending', 'processing'])('reads an approval of a %s payment as an authorization, not final', (from) => {
+      expect(decideReportedStatus(from, 'approved', twoStep)).toMatchObject({ from, to: 'authorized', final: false });
+    });
+
+    it('leaves an authorized payment authorized when the approval is repeated: only the merchant captures', () => {
+      expect(decideReportedStatus('authorized', 'approved', twoStep)).toBeNull();
+      expect(decideReportedStatus('authorized', 'pending', twoStep)).toBeNull();
+    });
+
+    it('lets the provider decline an authorization (a void on its side)', () => {
+      expect(decideReportedStatus('authorized', 'declined', twoStep)).toMatchObject({ to: 'declined', final: true });
+    });
+
+    it('does not reopen a final payment as authorized', () => {
+      expect(decideReportedStatus('declined', 'approved', { allowFinalChange: true, authorizeOnly: true })).toMatchObject({ to: 'approved' });
+      expect(decideReportedStatus('approved', 'approved', twoStep)).toBeNull();
+    });
+  });
 });
