@@ -46,3 +46,9 @@ export function percentToBasisPoints(percent: number): number | null {
 export function basisPointsToPercent(basisPoints: number): number {
   return basisPoints / 100;
 }
+
+// The commission on a captured payment: never more than the payment itself, so a capture never takes money from
+// the merchant's balance (a 10-cent payment with a 30-cent fixed fee pays 10 cents).
+export function payCommissionFor(amountMinor: number, terms: CommissionTerms): number {
+  return Math.min(amountMinor, commissionFor(amountMinor, terms));
+}

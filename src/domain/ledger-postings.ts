@@ -11,8 +11,8 @@
 //   customers  card holders (negative: money that came in from them)
 //   payouts    payout recipients (positive: money sent to them)
 
-import { commissionFor, type CommissionTerms } from './commission.ts';
-import type { PaymentStatus, PaymentTransition } from './payment-status.ts';
+import { commissionFor, payCommissionFor, type CommissionTerms } from './commission.ts';
+import type { PaymentTransition } from './payment-status.ts';
 
 export const LEDGER_ACCOUNTS = ['available', 'hold', 'fees', 'customers', 'payouts'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
@@ -97,11 +97,17 @@ export function paymentCaptured(charge: Charge): LedgerPosting {
   ]);
 }
 
-export function paymentReversed(charge: Charge): LedgerPosting {
+// Undoes a capture, less what refunds already gave back to the customer (those left through their own postings):
+// the customer gets the rest, the merchant returns it without the commission, and the commission is given back.
+export function paymentReversed(charge: Charge, refundedMinor = 0): LedgerPosting {
   const { amountMinor: amount, commissionMinor: fee, currency } = charge;
+  if (!Number.isSafeInteger(refundedMinor) || refundedMinor < 0 || refundedMinor > amount) {
+    throw new UnbalancedPostingError(`payment_reversed: refunded ${refundedMinor} is outside 0..${amount}`);
+  }
+  const returned = amount - refundedMinor;
   return posting('payment_reversed', currency, [
-    { account: 'customers', amountMinor: amount },
-    { account: 'available', amountMinor: -(amount - fee) },
+    { account: 'customers', amountMinor: returned },
+    { account: 'available', amountMinor: -(returned - fee) },
     { account: 'fees', amountMinor: -fee },
   ]);
 }
@@ -157,20 +163,32 @@ export function payoutReturned(charge: Charge): LedgerPosting {
 export interface PostedPayment {
   operationType: 'pay' | 'payout';
   captureMinor: number;
+  refundedMinor?: number; // refunds reserved or sent (0 when absent): a reversal returns only the rest
   currency: string;
   commission: CommissionTerms;
 }
 
 export function postingForTransition(payment: PostedPayment, transition: PaymentTransition): LedgerPosting | null {
-  const charge = chargeOf(payment.captureMinor, payment.currency, payment.commission);
   const { from, to } = transition;
   if (payment.operationType === 'pay') {
+    const charge = {
+      amountMinor: payment.captureMinor,
+      commissionMinor: payCommissionFor(payment.captureMinor, payment.commission),
+      currency: payment.currency,
+    };
     if (to === 'approved') return paymentCaptured(charge);
-    if (from === 'approved' && to === 'declined') return paymentReversed(charge);
+    if (from === 'approved' && to === 'declined') return paymentReversed(charge, payment.refundedMinor ?? 0);
     return null;
   }
-  if (to === 'approved') return from === 'declined' ? payoutResent(charge) : payoutSent(charge);
-  if (to === 'declined' || to === 'expired') return from === 'approved' ? payoutReturned(charge) : payoutReleased(charge);
+  const charge = chargeOf(payment.captureMinor, payment.currency, payment.commission);
+  // A payout's reservation is held while it is open (init, pending, processing) and released once it ends
+  // without being sent; a provider correcting a final payout moves the money back, or out again from available.
+  const released = from === 'declined' || from === 'expired' || from === 'cancelled';
+  if (to === 'approved') return released ? payoutResent(charge) : payoutSent(charge);
+  if (to === 'declined' || to === 'expired' || to === 'cancelled') {
+    if (from === 'approved') return payoutReturned(charge);
+    return released ? null : payoutReleased(charge);
+  }
   return null;
 }
 
@@ -182,11 +200,4 @@ function payoutResent(charge: Charge): LedgerPosting {
     { account: 'payouts', amountMinor: charge.amountMinor },
     { account: 'fees', amountMinor: charge.commissionMinor },
   ]);
-}
-
-// The postings a final payment must have, by kind and count, for the ledger check: a payment's history of
-// postings nets out to what its status implies.
-export function expectedNetCaptures(operationType: 'pay' | 'payout', status: PaymentStatus): number {
-  if (operationType === 'pay') return status === 'approved' || status === 'refunded' ? 1 : 0;
-  return status === 'approved' ? 1 : 0;
 }

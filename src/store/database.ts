@@ -11,6 +11,8 @@ import * as schema from './schema.ts';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
 export type Engine = 'pglite' | 'postgres';
 
 export interface Database {

@@ -1,8 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { LedgerPosting } from '../domain/ledger-postings.ts';
-import { NON_NEGATIVE_ACCOUNTS } from '../domain/ledger-postings.ts';
-import type { Db } from './database.ts';
-import type { DbOrTx } from './processing-repo.ts';
+import { NON_NEGATIVE_ACCOUNTS, type LedgerAccount, type LedgerEntry, type LedgerPosting } from '../domain/ledger-postings.ts';
+import { FINAL_STATUSES } from '../domain/payment-status.ts';
+import type { Db, DbOrTx } from './database.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
 
 type Environment = 'sandbox' | 'production';
@@ -34,6 +33,8 @@ export class InsufficientBalanceError extends Error {
 // Writes one posting inside the caller's transaction (the one that changes the status causing it). A guarded
 // posting first takes its debit from `available` only if it is there, under the balance row's lock, so parallel
 // payouts or refunds on one balance can never overdraw it; then the transaction, its entries and the balances.
+// Balance rows are locked in one order (BALANCE_LOCK_ORDER), so two postings on one wallet wait for each other
+// instead of deadlocking (a reservation and a release, say).
 export async function postLedger(tx: DbOrTx, scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs = {}): Promise<number> {
   const { merchantId, environment } = scope;
   const { currency } = posting;
@@ -66,18 +67,49 @@ export async function postLedger(tx: DbOrTx, scope: LedgerScope, posting: Ledger
     })
     .returning({ id: ledgerTransactions.id });
   if (!created) throw new Error('ledger transaction insert returned no row');
-  await tx.insert(ledgerEntries).values(posting.entries.map((entry) => ({ transactionId: created.id, account: entry.account, amountMinor: entry.amountMinor })));
+  await tx
+    .insert(ledgerEntries)
+    .values(posting.entries.map((entry) => ({ transactionId: created.id, account: entry.account, amountMinor: entry.amountMinor })));
   const unguarded = posting.entries.filter((entry) => !(posting.guardedDebitMinor > 0 && entry.account === 'available'));
-  if (unguarded.length > 0) {
-    await tx
-      .insert(ledgerBalances)
-      .values(unguarded.map((entry) => ({ merchantId, environment, currency, account: entry.account, balanceMinor: entry.amountMinor })))
-      .onConflictDoUpdate({
-        target: [ledgerBalances.merchantId, ledgerBalances.environment, ledgerBalances.currency, ledgerBalances.account],
-        set: { balanceMinor: sql`${ledgerBalances.balanceMinor} + excluded.balance_minor`, updatedAt: sql`now()` },
-      });
-  }
+  for (const entry of inLockOrder(unguarded)) await addToBalance(tx, { merchantId, environment, currency, account: entry.account }, entry.amountMinor);
   return created.id;
+}
+
+// The order every writer locks a wallet's balance rows in. It agrees with the guarded debit (available, then hold)
+// and with the one-statement capture (processing-repo.ts writeOutcome: customers, available, fees, in the
+// domain's entry order), so no two writers can wait for each other in a circle.
+const BALANCE_LOCK_ORDER: readonly LedgerAccount[] = ['customers', 'available', 'hold', 'fees', 'payouts'];
+const inLockOrder = (entries: readonly LedgerEntry[]) =>
+  [...entries].sort((left, right) => BALANCE_LOCK_ORDER.indexOf(left.account) - BALANCE_LOCK_ORDER.indexOf(right.account));
+
+type BalanceKey = LedgerScope & { currency: string; account: LedgerEntry['account'] };
+
+// Adds to one running balance: an UPDATE first, and an INSERT only for an account that never moved. (An INSERT …
+// ON CONFLICT DO UPDATE would check its proposed row, the bare amount, against ledger_balances_non_negative_check
+// before finding the conflict, and so refuse every debit of hold or fees.)
+async function addToBalance(tx: DbOrTx, key: BalanceKey, amountMinor: number): Promise<void> {
+  const add = () =>
+    tx
+      .update(ledgerBalances)
+      .set({ balanceMinor: sql`${ledgerBalances.balanceMinor} + ${amountMinor}`, updatedAt: new Date() })
+      .where(
+        and(
+          eq(ledgerBalances.merchantId, key.merchantId),
+          eq(ledgerBalances.environment, key.environment),
+          eq(ledgerBalances.currency, key.currency),
+          eq(ledgerBalances.account, key.account),
+        ),
+      )
+      .returning({ account: ledgerBalances.account });
+  if ((await add()).length > 0) return;
+  const inserted = await tx
+    .insert(ledgerBalances)
+    .values({ ...key, balanceMinor: amountMinor })
+    .onConflictDoNothing()
+    .returning({ account: ledgerBalances.account });
+  if (inserted.length > 0) return;
+  // a concurrent posting created the row in between: add to it
+  if ((await add()).length === 0) throw new Error(`ledger balance ${key.account} vanished`);
 }
 
 export interface Wallet {
@@ -117,20 +149,50 @@ export interface LedgerViolation {
 }
 
 const VIOLATIONS_PER_RULE_MAX = 100;
+const finalStatuses = sql.raw(FINAL_STATUSES.map((status) => `'${status}'`).join(', '));
 
-// The ledger's invariants over everything it holds (an operator's check: it reads every row). Each rule reports at
-// most VIOLATIONS_PER_RULE_MAX rows.
+// The ledger's invariants over everything it holds (an operator's check: it reads every row). Each query reports
+// at most VIOLATIONS_PER_RULE_MAX rows.
 export async function findLedgerViolations(db: Db): Promise<LedgerViolation[]> {
-  const limit = VIOLATIONS_PER_RULE_MAX;
+  const checks = [
+    unbalancedTransactions,
+    balanceMismatches,
+    negativeBalances,
+    refundsBeyondCapture,
+    misplacedPostings,
+    paymentPostings,
+    refundPostings,
+    disputePostings,
+  ];
   const violations: LedgerViolation[] = [];
-  const unbalanced = await selectRows<{ id: string; total: string | null }>(db, sql`
+  for (const check of checks) violations.push(...(await check(db)));
+  return violations;
+}
+
+async function unbalancedTransactions(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<{ id: string; total: string | null }>(
+    db,
+    sql`
     select t.id::text as id, sum(e.amount_minor)::text as total from ${ledgerTransactions} t
     left join ${ledgerEntries} e on e.transaction_id = t.id
-    group by t.id having coalesce(sum(e.amount_minor), 0) <> 0 or count(e.id) = 0 order by t.id limit ${limit}`);
-  for (const row of unbalanced) {
-    violations.push({ rule: 'unbalanced_transaction', message: `ledger transaction ${row.id} sums to ${row.total ?? 'nothing'}`, ref: { transactionId: Number(row.id) } });
-  }
-  const mismatched = await selectRows<{ merchant_id: string; environment: string; currency: string; account: string; balance: string | null; entries: string | null }>(db, sql`
+    group by t.id having coalesce(sum(e.amount_minor), 0) <> 0 or count(e.id) = 0 order by t.id limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return rows.map((row) => ({
+    rule: 'unbalanced_transaction',
+    message: `ledger transaction ${row.id} sums to ${row.total ?? 'nothing'}`,
+    ref: { transactionId: Number(row.id) },
+  }));
+}
+
+type AccountRow = { merchant_id: string; environment: string; currency: string; account: string };
+const accountRef = (row: AccountRow) => ({ merchantId: Number(row.merchant_id), environment: row.environment, currency: row.currency, account: row.account });
+const accountName = (row: AccountRow) => `${row.account} of merchant ${row.merchant_id} (${row.environment}, ${row.currency})`;
+
+// Every running balance equals the sum of its entries, and every account with entries has its balance row.
+async function balanceMismatches(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<AccountRow & { balance: string | null; entries: string | null }>(
+    db,
+    sql`
     with sums as (
       select t.merchant_id, t.environment, t.currency, e.account, sum(e.amount_minor) as total
       from ${ledgerEntries} e join ${ledgerTransactions} t on t.id = e.transaction_id
@@ -140,75 +202,194 @@ export async function findLedgerViolations(db: Db): Promise<LedgerViolation[]> {
       b.balance_minor::text as balance, s.total::text as entries
     from ${ledgerBalances} b full outer join sums s
       on s.merchant_id = b.merchant_id and s.environment = b.environment and s.currency = b.currency and s.account = b.account
-    where coalesce(b.balance_minor, 0) <> coalesce(s.total, 0) limit ${limit}`);
-  for (const row of mismatched) {
-    violations.push({
-      rule: 'balance_mismatch',
-      message: `${row.account} of merchant ${row.merchant_id} (${row.environment}, ${row.currency}) is ${row.balance ?? 0} but its entries sum to ${row.entries ?? 0}`,
-      ref: { merchantId: Number(row.merchant_id), environment: row.environment, currency: row.currency, account: row.account },
-    });
-  }
+    where coalesce(b.balance_minor, 0) <> coalesce(s.total, 0) order by 1, 2, 3, 4 limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return rows.map((row) => ({
+    rule: 'balance_mismatch',
+    message: `${accountName(row)} is ${row.balance ?? 0} but its entries sum to ${row.entries ?? 0}`,
+    ref: accountRef(row),
+  }));
+}
+
+async function negativeBalances(db: Db): Promise<LedgerViolation[]> {
   const accounts = sql.raw(NON_NEGATIVE_ACCOUNTS.map((account) => `'${account}'`).join(', '));
-  const negative = await selectRows<{ merchant_id: string; environment: string; currency: string; account: string; balance: string }>(db, sql`
+  const rows = await selectRows<AccountRow & { balance: string }>(
+    db,
+    sql`
     select merchant_id::text, environment, currency, account, balance_minor::text as balance from ${ledgerBalances}
-    where account in (${accounts}) and balance_minor < 0 limit ${limit}`);
-  for (const row of negative) {
-    violations.push({
-      rule: 'negative_balance',
-      message: `${row.account} of merchant ${row.merchant_id} (${row.environment}, ${row.currency}) is ${row.balance}`,
-      ref: { merchantId: Number(row.merchant_id), environment: row.environment, currency: row.currency, account: row.account },
-    });
-  }
-  const overRefunded = await selectRows<{ id: string; captured: string | null; refunded: string; counted: string | null }>(db, sql`
+    where account in (${accounts}) and balance_minor < 0 order by 1, 2, 3, 4 limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return rows.map((row) => ({ rule: 'negative_balance', message: `${accountName(row)} is ${row.balance}`, ref: accountRef(row) }));
+}
+
+// A payment's refunded amount is what its refunds that are not declined add up to, and never above its capture.
+async function refundsBeyondCapture(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<{ id: string; captured: string | null; refunded: string; counted: string | null }>(
+    db,
+    sql`
     select p.id::text as id, p.captured_minor::text as captured, p.refunded_minor::text as refunded, r.counted::text as counted
     from payments p
     left join (select payment_id, sum(amount_minor) as counted from refunds where status <> 'declined' group by payment_id) r on r.payment_id = p.id
-    where p.refunded_minor > coalesce(p.captured_minor, 0) or p.refunded_minor <> coalesce(r.counted, 0) limit ${limit}`);
-  for (const row of overRefunded) {
-    violations.push({
-      rule: 'refunds_exceed_capture',
-      message: `payment ${row.id} captured ${row.captured ?? 0}, records ${row.refunded} refunded and has ${row.counted ?? 0} in refunds that are not declined`,
-      ref: { paymentId: Number(row.id) },
-    });
-  }
-  // Net captures of a pay (captured − reversed) are 1 when approved or refunded, else 0; a payout is reserved once,
-  // and its net sends (sent − returned) are 1 when approved, else 0, with the reservation released unless sent.
-  const postings = await selectRows<{ id: string; status: string; operation_type: string; detail: string }>(db, sql`
-    with counts as (
-      select p.id, p.status, p.operation_type,
-        count(*) filter (where t.kind = 'payment_captured') - count(*) filter (where t.kind = 'payment_reversed') as net_captured,
-        count(*) filter (where t.kind = 'payout_reserved') as reserved,
-        count(*) filter (where t.kind = 'payout_sent') - count(*) filter (where t.kind = 'payout_returned') as net_sent,
-        count(*) filter (where t.kind = 'payout_released') + count(*) filter (where t.kind = 'payout_returned') as released
-      from payments p left join ${ledgerTransactions} t on t.payment_id = p.id and t.refund_id is null and t.dispute_id is null
-      group by p.id, p.status, p.operation_type)
-    select id::text, status, operation_type,
-      format('net captured %s, reserved %s, net sent %s, released %s', net_captured, reserved, net_sent, released) as detail
-    from counts where
-      (operation_type = 'pay' and net_captured <> case when status in ('approved', 'refunded') then 1 else 0 end)
-      or (operation_type = 'payout' and (reserved <> 1
-        or net_sent <> case when status = 'approved' then 1 else 0 end
-        or (status in ('declined', 'expired') and reserved - released <> 0)))
-    order by id limit ${limit}`);
-  for (const row of postings) {
-    violations.push({
-      rule: 'postings_mismatch',
-      message: `${row.operation_type} ${row.id} is ${row.status} but its postings are: ${row.detail}`,
-      ref: { paymentId: Number(row.id) },
-    });
-  }
-  return violations;
+    where p.refunded_minor > coalesce(p.captured_minor, 0) or p.refunded_minor <> coalesce(r.counted, 0) order by p.id limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return rows.map((row) => ({
+    rule: 'refunds_exceed_capture',
+    message: `payment ${row.id} captured ${row.captured ?? 0}, records ${row.refunded} refunded and has ${row.counted ?? 0} in refunds that are not declined`,
+    ref: { paymentId: Number(row.id) },
+  }));
+}
+
+// Each posting belongs to what caused it: payment_* and payout_* kinds to a payment row alone, refund_* to a
+// refund, dispute_* to a dispute, and always to that row's merchant, environment and currency.
+async function misplacedPostings(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<{ id: string; kind: string }>(
+    db,
+    sql`
+    select t.id::text as id, t.kind from ${ledgerTransactions} t
+    left join payments p on p.id = t.payment_id
+    left join refunds r on r.id = t.refund_id
+    left join disputes d on d.id = t.dispute_id
+    where case
+        when starts_with(t.kind, 'refund_') then t.refund_id is null or t.dispute_id is not null or t.payment_id <> r.payment_id
+        when starts_with(t.kind, 'dispute_') then t.dispute_id is null or t.refund_id is not null or t.payment_id <> d.payment_id
+        else t.payment_id is null or t.refund_id is not null or t.dispute_id is not null
+          or starts_with(t.kind, 'payment_') <> (p.operation_type = 'pay')
+      end
+      or (p.id is not null and (p.merchant_id, p.environment, p.currency) <> (t.merchant_id, t.environment, t.currency))
+      or (r.id is not null and (r.merchant_id, r.environment, r.currency) <> (t.merchant_id, t.environment, t.currency))
+      or (d.id is not null and (d.merchant_id, d.environment, d.currency) <> (t.merchant_id, t.environment, t.currency))
+    order by t.id limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return rows.map((row) => ({
+    rule: 'postings_mismatch',
+    message: `ledger transaction ${row.id} (${row.kind}) does not belong to the payment, refund or dispute it names, or names none`,
+    ref: { transactionId: Number(row.id) },
+  }));
+}
+
+// Per posting: its kind and what it moved on the accounts that tell the outside world's side.
+const postingTotals = (subject: 'payment_id' | 'refund_id' | 'dispute_id') => sql`
+  select t.${sql.raw(subject)} as subject_id, t.kind,
+    coalesce(sum(e.amount_minor) filter (where e.account = 'hold'), 0) as hold,
+    coalesce(sum(e.amount_minor) filter (where e.account = 'customers'), 0) as customers,
+    coalesce(sum(e.amount_minor) filter (where e.account = 'payouts'), 0) as payouts
+  from ${ledgerTransactions} t join ${ledgerEntries} e on e.transaction_id = t.id
+  where t.${sql.raw(subject)} is not null ${subject === 'payment_id' ? sql`and t.refund_id is null and t.dispute_id is null` : sql``}
+  group by t.id`;
+
+type SubjectRow = { id: string; status: string; subject: string; detail: string };
+
+function subjectViolations(rows: SubjectRow[], ref: 'paymentId' | 'refundId' | 'disputeId'): LedgerViolation[] {
+  return rows.map((row) => ({
+    rule: 'postings_mismatch',
+    message: `${row.subject} ${row.id} is ${row.status} but its postings are: ${row.detail}`,
+    ref: { [ref]: Number(row.id) },
+  }));
+}
+
+// A pay's net captures (captured − reversed) are 1 when approved or refunded, else 0, and took its captured amount
+// from the customer. A payout is reserved once; its net sends (sent − returned) are 1 when approved, else 0, each
+// sending its amount; its hold is the reservation while it is in flight and nothing once it is final.
+async function paymentPostings(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<SubjectRow>(
+    db,
+    sql`
+    with own as (${postingTotals('payment_id')}),
+    counts as (
+      select p.id, p.status, p.operation_type, p.amount_minor, coalesce(p.captured_minor, 0) as captured,
+        p.status in (${finalStatuses}) as final,
+        count(o.kind) filter (where o.kind = 'payment_captured') - count(o.kind) filter (where o.kind = 'payment_reversed') as net_captured,
+        count(o.kind) filter (where o.kind = 'payout_reserved') as reserved,
+        count(o.kind) filter (where o.kind = 'payout_sent') - count(o.kind) filter (where o.kind = 'payout_returned') as net_sent,
+        coalesce(sum(o.hold), 0) as hold, coalesce(sum(o.hold) filter (where o.kind = 'payout_reserved'), 0) as reserved_hold,
+        coalesce(sum(o.customers), 0) as customers, coalesce(sum(o.payouts), 0) as payouts
+      from payments p left join own o on o.subject_id = p.id
+      group by p.id)
+    select id::text, status, operation_type as subject,
+      format('net captured %s, reserved %s, net sent %s, hold %s, customers %s, payouts %s', net_captured, reserved, net_sent, hold, customers, payouts) as detail
+    from counts where case operation_type
+      when 'pay' then net_captured <> case when status in ('approved', 'refunded') then 1 else 0 end
+        or customers <> -captured * net_captured or hold <> 0 or payouts <> 0 or reserved <> 0 or net_sent <> 0
+      else reserved <> 1 or net_captured <> 0 or customers <> 0
+        or net_sent <> case when status = 'approved' then 1 else 0 end or payouts <> amount_minor * net_sent
+        or hold <> case when final then 0 else reserved_hold end
+      end
+    order by id limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return subjectViolations(rows, 'paymentId');
+}
+
+// A refund is reserved once; approved, it sent its amount to the customer; declined, its hold came back; in
+// flight (pending), it still holds its reservation.
+async function refundPostings(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<SubjectRow>(
+    db,
+    sql`
+    with own as (${postingTotals('refund_id')}),
+    counts as (
+      select r.id, r.status, r.amount_minor,
+        count(o.kind) filter (where o.kind = 'refund_reserved') as reserved,
+        count(o.kind) filter (where o.kind = 'refund_sent') as sent,
+        count(o.kind) filter (where o.kind = 'refund_released') as released,
+        coalesce(sum(o.hold), 0) as hold, coalesce(sum(o.hold) filter (where o.kind = 'refund_reserved'), 0) as reserved_hold,
+        coalesce(sum(o.customers), 0) as customers
+      from refunds r left join own o on o.subject_id = r.id
+      group by r.id)
+    select id::text, status, 'refund' as subject,
+      format('reserved %s, sent %s, released %s, hold %s, customers %s', reserved, sent, released, hold, customers) as detail
+    from counts where reserved <> 1
+      or sent <> case when status = 'approved' then 1 else 0 end or released <> case when status = 'declined' then 1 else 0 end
+      or customers <> amount_minor * sent or hold <> case when status = 'pending' then reserved_hold else 0 end
+    order by id limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return subjectViolations(rows, 'refundId');
+}
+
+// A dispute holds its whole amount once when opened; won gives it back, lost sends it to the customer.
+async function disputePostings(db: Db): Promise<LedgerViolation[]> {
+  const rows = await selectRows<SubjectRow>(
+    db,
+    sql`
+    with own as (${postingTotals('dispute_id')}),
+    counts as (
+      select d.id, d.status, d.amount_minor,
+        count(o.kind) filter (where o.kind = 'dispute_held') as held,
+        count(o.kind) filter (where o.kind = 'dispute_won') as won,
+        count(o.kind) filter (where o.kind = 'dispute_lost') as lost,
+        coalesce(sum(o.hold), 0) as hold, coalesce(sum(o.customers), 0) as customers
+      from disputes d left join own o on o.subject_id = d.id
+      group by d.id)
+    select id::text, status, 'dispute' as subject,
+      format('held %s, won %s, lost %s, hold %s, customers %s', held, won, lost, hold, customers) as detail
+    from counts where held <> 1
+      or won <> case when status = 'won' then 1 else 0 end or lost <> case when status = 'lost' then 1 else 0 end
+      or customers <> amount_minor * lost or hold <> case when status in ('open', 'under_review') then amount_minor else 0 end
+    order by id limit ${VIOLATIONS_PER_RULE_MAX}`,
+  );
+  return subjectViolations(rows, 'disputeId');
+}
+
+export interface OverdrawnWallet {
+  merchantId: number;
+  environment: string;
+  currency: string;
+  available: number;
 }
 
 // Accounts below zero that may go there (available, after a provider reversed an approved payment): shown, not a
 // violation.
-export async function findOverdrawnWallets(db: Db): Promise<{ merchantId: number; environment: string; currency: string; available: number }[]> {
-  const rows = await db
-    .select({ merchantId: ledgerBalances.merchantId, environment: ledgerBalances.environment, currency: ledgerBalances.currency, available: ledgerBalances.balanceMinor })
+export async function findOverdrawnWallets(db: Db): Promise<OverdrawnWallet[]> {
+  return db
+    .select({
+      merchantId: ledgerBalances.merchantId,
+      environment: ledgerBalances.environment,
+      currency: ledgerBalances.currency,
+      available: ledgerBalances.balanceMinor,
+    })
     .from(ledgerBalances)
     .where(and(eq(ledgerBalances.account, 'available'), sql`${ledgerBalances.balanceMinor} < 0`))
+    .orderBy(asc(ledgerBalances.merchantId), asc(ledgerBalances.environment), asc(ledgerBalances.currency))
     .limit(VIOLATIONS_PER_RULE_MAX);
-  return rows;
 }
 
 // drizzle's execute answers { rows } on node-postgres and PGlite alike.

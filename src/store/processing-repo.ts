@@ -1,16 +1,16 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { postingForTransition, type LedgerPosting, type PostedPayment } from '../domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from '../domain/payment-status.ts';
-import type { Db } from './database.ts';
+import type { Db, DbOrTx, Tx } from './database.ts';
 import { postLedger } from './ledger-repo.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions, notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
+import { seriesColumnsOnOutcome, seriesColumnsOnTransition, seriesPlaceholderValues } from './recurring-repo.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 export type OutboxTopic = OutboxRow['topic'];
 export type NotificationAttemptRow = typeof notificationAttempts.$inferSelect;
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
+export type { DbOrTx, Tx } from './database.ts';
 // What may change beside the status; the status itself changes only through transitionPayment.
 export type PaymentChanges = Omit<Partial<typeof payments.$inferInsert>, 'id' | 'status' | 'finalizedAt' | 'createdAt' | 'updatedAt'>;
 
@@ -47,16 +47,26 @@ export async function updatePayment(db: DbOrTx, paymentId: number, changes: Paym
 // still has the status it was decided from, and posts to the ledger what the domain says the move is worth, in the
 // caller's transaction. Null when a concurrent change won the race. writeOutcome below is the same write with the
 // outcome's side effects in one statement; insertPendingPayment creates a payment through init → pending.
-export async function transitionPayment(tx: Tx, paymentId: number, transition: PaymentTransition, changes: PaymentChanges = {}): Promise<PaymentRow | null> {
+export async function transitionPayment(
+  tx: Tx,
+  paymentId: number,
+  transition: PaymentTransition,
+  changes: PaymentChanges = {},
+  onlyOperation: PaymentRow['operationType'] | null = null, // the move applies to this operation only (null: any)
+): Promise<PaymentRow | null> {
   if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
   const now = new Date();
   // A pay captures its amount when approved (the new amount when this very write changes it; set already by a
   // two-step confirm that captures less). SET expressions read the row as it was.
   const capture = transition.to === 'approved' ? { capturedMinor: changes.capturedMinor ?? changes.amountMinor ?? sql`${payments.amountMinor}` } : {};
+  // A recurring first payment's approval issues the tokens of its series (store/recurring-repo.ts).
+  const series = transition.to === 'approved' ? seriesColumnsOnTransition(changes.recurringGatewayToken, now) : {};
   const [row] = await tx
     .update(payments)
-    .set({ ...changes, ...capture, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, transition.from)))
+    .set({ ...changes, ...capture, ...series, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
+    .where(
+      and(eq(payments.id, paymentId), eq(payments.status, transition.from), onlyOperation === null ? undefined : eq(payments.operationType, onlyOperation)),
+    )
     .returning();
   if (!row) return null;
   const posting = postingForTransition(postedPaymentOf(row), transition);
@@ -66,11 +76,13 @@ export async function transitionPayment(tx: Tx, paymentId: number, transition: P
 
 // What the ledger needs to know of a payment or payout row.
 export function postedPaymentOf(
-  row: Pick<PaymentRow, 'operationType' | 'amountMinor' | 'capturedMinor' | 'currency' | 'commissionPercentBp' | 'commissionFixedMinor'>,
+  row: Pick<PaymentRow, 'operationType' | 'amountMinor' | 'capturedMinor' | 'currency' | 'commissionPercentBp' | 'commissionFixedMinor'> &
+    Partial<Pick<PaymentRow, 'refundedMinor'>>,
 ): PostedPayment {
   return {
     operationType: row.operationType,
     captureMinor: row.operationType === 'pay' ? (row.capturedMinor ?? row.amountMinor) : row.amountMinor,
+    refundedMinor: row.refundedMinor ?? 0,
     currency: row.currency,
     commission: { percentBp: row.commissionPercentBp, fixedMinor: row.commissionFixedMinor },
   };
@@ -79,8 +91,9 @@ export function postedPaymentOf(
 export const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHANGE);
 
 // init → pending, once: a second submit of the same payment loses cleanly.
+// A payout never goes out through /pay (its processingUrl shows it, nothing more): only a pay moves this way.
 export async function markProcessing(tx: Tx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow | null> {
-  return transitionPayment(tx, paymentId, INIT_TO_PENDING, changes);
+  return transitionPayment(tx, paymentId, INIT_TO_PENDING, changes, 'pay');
 }
 
 export interface PaymentLogInput {
@@ -104,7 +117,14 @@ export interface OutcomeWrite {
 
 // What the statement hands back: the create response's columns (Host-to-Host), or the whole row (checkout).
 const OUTCOME_SELECTIONS = {
-  created: { ...CREATED_COLUMNS, gatewayAlias: payments.gatewayAlias, redirectRequest: payments.redirectRequest, capturedMinor: payments.capturedMinor },
+  created: {
+    ...CREATED_COLUMNS,
+    gatewayAlias: payments.gatewayAlias,
+    redirectRequest: payments.redirectRequest,
+    capturedMinor: payments.capturedMinor,
+    issuedRecurringToken: payments.issuedRecurringToken,
+    issuedWalletToken: payments.issuedWalletToken,
+  },
   full: getTableColumns(payments),
 };
 export type OutcomeSelection = keyof typeof OUTCOME_SELECTIONS;
@@ -132,6 +152,7 @@ function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelec
     if (shape === 'final') {
       set['finalizedAt'] = now;
       set['capturedMinor'] = sql`case when ${value('to')}::text = 'approved' then ${payments.amountMinor} else ${payments.capturedMinor} end`;
+      Object.assign(set, seriesColumnsOnOutcome(value, now));
     }
   }
   const update = db
@@ -186,7 +207,11 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
   if (transition !== null && transition.from !== write.expected) throw new Error(`a transition from ${transition.from} applied to a ${write.expected} payment`);
   if (transition?.final && write.notificationEventId === null) throw new Error('a final transition queues a notification: give its event id');
   if (write.posting !== null && !transition?.final) throw new Error('an outcome statement posts to the ledger only with a final transition');
-  if (write.posting !== null && write.posting.guardedDebitMinor > 0) throw new Error('an outcome statement cannot post a guarded debit');
+  if (transition?.to === 'authorized') throw new Error('an authorization sets its hold and notifies the merchant: the locked path writes it');
+  // Its balances are added by INSERT … ON CONFLICT, which checks the bare amount against the non-negative CHECK
+  // before it finds the row: only a capture (credits to available and fees) may be posted this way.
+  if (write.posting !== null && write.posting.kind !== 'payment_captured')
+    throw new Error(`an outcome statement posts captures only, not ${write.posting.kind}`);
   const unknown = Object.keys(write.details).filter((key) => !(OUTCOME_DETAIL_COLUMNS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new Error(`an outcome statement does not set ${unknown.join(', ')}`);
   const shape: OutcomeShape = transition === null ? 'stay' : transition.final ? 'final' : 'move';
@@ -204,6 +229,7 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
     kind: write.posting?.kind ?? null,
     currency: write.posting?.currency ?? null,
     entries: JSON.stringify((write.posting?.entries ?? []).map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor }))),
+    ...seriesPlaceholderValues(transition?.to === 'approved'),
   };
   for (const column of OUTCOME_DETAIL_COLUMNS) {
     const detail = details[column];
@@ -286,6 +312,18 @@ export async function findExpiredPaymentIds(db: Db, batchSizeMax: number): Promi
     .select({ id: payments.id })
     .from(payments)
     .where(and(inArray(payments.status, ['init']), lte(payments.expiresAt, new Date())))
+    .limit(batchSizeMax);
+  return rows.map((row) => row.id);
+}
+
+// Two-step authorizations whose hold ended (payments_authorized_until_idx), the longest overdue first; each is then
+// voided under its row lock, once.
+export async function findDueAuthorizationIds(db: Db, batchSizeMax: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.status, 'authorized'), lte(payments.authorizedUntil, new Date())))
+    .orderBy(asc(payments.authorizedUntil))
     .limit(batchSizeMax);
   return rows.map((row) => row.id);
 }
