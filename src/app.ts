@@ -26,7 +26,15 @@ import { providerCallbackRoutes } from './provider-callbacks/routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import { selectorRoutes } from './checkout/selector-routes.ts';
 import { paymentRoutes } from './merchant-api/payments/routes.ts';
+import { paymentConfirmationRoutes } from './merchant-api/payments/confirm-routes.ts';
+import { payoutRoutes } from './merchant-api/payouts/routes.ts';
 import { notificationRoutes } from './merchant-api/payments/notification-routes.ts';
+import { balanceRoutes } from './merchant-api/balance/routes.ts';
+import { refundRoutes } from './merchant-api/refunds/routes.ts';
+import { commissionAdminRoutes } from './admin-api/commissions/routes.ts';
+import { ledgerAdminRoutes } from './admin-api/ledger/routes.ts';
+import { disputeRoutes } from './merchant-api/disputes/routes.ts';
+import { disputeAdminRoutes } from './admin-api/disputes/routes.ts';
 import { sql } from 'drizzle-orm';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -119,7 +127,12 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     registerMerchantAuth(merchantScope);
     registerIdempotency(merchantScope);
     await merchantScope.register(paymentRoutes);
+    await merchantScope.register(paymentConfirmationRoutes);
+    await merchantScope.register(payoutRoutes);
     await merchantScope.register(notificationRoutes);
+    await merchantScope.register(balanceRoutes);
+    await merchantScope.register(refundRoutes);
+    await merchantScope.register(disputeRoutes);
   });
 
   await app.register(
@@ -131,6 +144,9 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       registerAdminAuth(adminScope);
       await adminScope.register(merchantAdminRoutes);
       await adminScope.register(gatewayAdminRoutes);
+      await adminScope.register(commissionAdminRoutes);
+      await adminScope.register(ledgerAdminRoutes);
+      await adminScope.register(disputeAdminRoutes);
     },
     { prefix: '/api/admin/v1' },
   );

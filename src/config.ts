@@ -1,7 +1,9 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import Type, { type Static } from 'typebox';
 import { parseTimeRatesText, TimeRatesError } from './domain/status-check-schedule.ts';
+
+export const AUTHORIZATION_HOLD_HOURS_DEFAULT = 168; // 7 days, the usual validity of a card authorization
 
 // Every setting, from the environment, in one schema (ARCHITECTURE: config.ts).
 const ConfigEnv = Type.Object({
@@ -11,6 +13,7 @@ const ConfigEnv = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   PAYRAIL_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
   PAYRAIL_DATA_DIR: Type.String({ default: './data' }),
+  PAYRAIL_DISPUTE_DOCUMENTS_DIR: Type.Optional(Type.String({ minLength: 1, description: 'dispute evidence files; default <data dir>/dispute-documents' })),
   PAYRAIL_ALLOW_EMBEDDED: Type.Boolean({ default: false }),
   PAYRAIL_TLS_CERT: Type.Optional(Type.String()),
   PAYRAIL_TLS_KEY: Type.Optional(Type.String()),
@@ -25,6 +28,12 @@ const ConfigEnv = Type.Object({
   ),
   PAYRAIL_DEMO_MERCHANT: Type.Boolean({ default: true }),
   PAYRAIL_PAYMENT_EXPIRY_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 30 }),
+  PAYRAIL_AUTHORIZATION_HOLD_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    default: AUTHORIZATION_HOLD_HOURS_DEFAULT,
+    description: 'how long a two-step authorization waits for confirm or decline before it is voided',
+  }),
   PAYRAIL_SANDBOX_ADAPTER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PAYRAIL_SANDBOX_ADAPTER_SECRET: Type.Optional(
     Type.String({ minLength: 32, maxLength: 32, description: 'signs what the core and the sandbox adapter send each other' }),
@@ -51,6 +60,7 @@ export interface Config {
   databaseUrl: string | null;
   dbPoolMax: number;
   dataDir: string;
+  disputeDocumentsDir: string; // dispute evidence files (0700 folder, 0600 files), never served openly
   allowEmbedded: boolean;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
@@ -62,6 +72,7 @@ export interface Config {
   logLevel: string;
   demoMerchant: boolean;
   paymentExpiryMinutes: number;
+  authorizationHoldHours: number; // a two-step payment's authorization is voided automatically after this
   sandboxAdapterUrl: string;
   sandboxAdapterSecret: string | null; // null: generated into <data dir>/sandbox-adapter.key
   sandboxResponseTimeoutS: number;
@@ -111,6 +122,7 @@ function toConfig(env: ConfigEnvValues): Config {
     databaseUrl: env.DATABASE_URL ?? null,
     dbPoolMax: env.PAYRAIL_DB_POOL_MAX,
     dataDir: resolve(env.PAYRAIL_DATA_DIR),
+    disputeDocumentsDir: resolve(env.PAYRAIL_DISPUTE_DOCUMENTS_DIR ?? join(env.PAYRAIL_DATA_DIR, 'dispute-documents')),
     allowEmbedded: env.PAYRAIL_ALLOW_EMBEDDED,
     tlsCertPath: env.PAYRAIL_TLS_CERT ?? null,
     tlsKeyPath: env.PAYRAIL_TLS_KEY ?? null,
@@ -122,6 +134,7 @@ function toConfig(env: ConfigEnvValues): Config {
     logLevel: env.PAYRAIL_LOG_LEVEL,
     demoMerchant: env.PAYRAIL_DEMO_MERCHANT,
     paymentExpiryMinutes: env.PAYRAIL_PAYMENT_EXPIRY_MINUTES,
+    authorizationHoldHours: env.PAYRAIL_AUTHORIZATION_HOLD_HOURS,
     sandboxAdapterUrl: env.PAYRAIL_SANDBOX_ADAPTER_URL ?? `${publicUrl}/sandbox-adapter`,
     sandboxAdapterSecret: env.PAYRAIL_SANDBOX_ADAPTER_SECRET ?? null,
     sandboxResponseTimeoutS: env.PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S,

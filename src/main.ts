@@ -12,10 +12,16 @@ const USAGE = `Usage: payrail <command> [options]
   merchant get --id ID
   merchant rotate-key --id ID --environment sandbox|production
   merchant disable --id ID | merchant enable --id ID
+  merchant commissions --id ID  show the merchant's commission terms for pay, payout and refund
+  merchant set-commission --id ID --operation pay|payout|refund (--percent 2.5 --fixed 30 | --clear)
   gateway add --merchant ID --alias NAME --environment sandbox|production (--settings JSON | --settings-file PATH)
   gateway list --merchant ID
   gateway update --merchant ID --id GID (--settings JSON | --settings-file PATH | --alias NAME)
   gateway disable|enable --merchant ID --id GID
+  dispute list [--merchant ID] [--status open|under_review|won|lost]
+  dispute get --token T        a dispute with its documents
+  dispute review --token T     put an open dispute under review
+  dispute resolve --token T --outcome won|lost [--note TEXT]  won: the hold back to available; lost: the merchant is debited (the note is shown to the merchant)
 
 Options: --url URL (admin commands; default PAYRAIL_PUBLIC_URL or https://localhost:8443), --json, --help
 Configuration comes from the environment; see the README.`;
@@ -36,6 +42,14 @@ async function main(argv: string[]): Promise<number> {
       alias: { type: 'string' },
       settings: { type: 'string' },
       'settings-file': { type: 'string' },
+      operation: { type: 'string' },
+      percent: { type: 'string' },
+      fixed: { type: 'string' },
+      clear: { type: 'boolean', default: false },
+      token: { type: 'string' },
+      status: { type: 'string' },
+      outcome: { type: 'string' },
+      note: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -62,7 +76,20 @@ async function main(argv: string[]): Promise<number> {
       const { runMerchantCommand } = await import('./cli/merchant-commands.ts');
       const client = adminClient(config, values.url ?? config.publicUrl);
       try {
-        await runMerchantCommand(client, action, { ...values }, print);
+        const { COMMISSION_ACTIONS, runCommissionCommand } = await import('./cli/commission-commands.ts');
+        if (action !== undefined && COMMISSION_ACTIONS.includes(action)) await runCommissionCommand(client, action, { ...values }, print);
+        else await runMerchantCommand(client, action, { ...values }, print);
+      } finally {
+        await client.close();
+      }
+      return 0;
+    }
+    case 'dispute': {
+      const { adminClient } = await import('./cli/admin-client.ts');
+      const { runDisputeCommand } = await import('./cli/dispute-commands.ts');
+      const client = adminClient(config, values.url ?? config.publicUrl);
+      try {
+        await runDisputeCommand(client, action, { ...values }, print);
       } finally {
         await client.close();
       }

@@ -11,11 +11,13 @@ function withQuery(url: string, token: string, status: string): string {
 }
 
 // spec 6.3: the customer ends at redirectSuccessUrl, redirectFailUrl or pendingUrl (token and status in the
-// query); without them, at our own result page (null).
+// query); without them, at our own result page (null). An authorized two-step payment is done on the customer's
+// side (the merchant captures it later), so it goes to the success URL; a cancelled one to the fail URL.
 export function merchantDestination(payment: PaymentRow, now = Date.now()): string | null {
   const status = payment.status as PaymentStatus;
-  if (status === 'approved' && payment.redirectSuccessUrl) return withQuery(payment.redirectSuccessUrl, payment.token, status);
-  if ((status === 'declined' || status === 'expired') && payment.redirectFailUrl) return withQuery(payment.redirectFailUrl, payment.token, status);
+  if ((status === 'approved' || status === 'authorized') && payment.redirectSuccessUrl) return withQuery(payment.redirectSuccessUrl, payment.token, status);
+  if ((status === 'declined' || status === 'expired' || status === 'cancelled') && payment.redirectFailUrl)
+    return withQuery(payment.redirectFailUrl, payment.token, status);
   const waitedLong = now - payment.updatedAt.getTime() > PENDING_BEFORE_PENDING_URL_MS;
   if (status === 'pending' && payment.pendingUrl && waitedLong) return withQuery(payment.pendingUrl, payment.token, status);
   return null;

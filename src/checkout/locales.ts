@@ -41,6 +41,11 @@ export interface CheckoutText {
   reasonLabel: string;
   refusedTitle: string; // the merchant may not take payments now (disabled): the card is not sent anywhere
   refusedMessage: string;
+  // A walletToken payment: the customer confirms a charge to the card saved with the merchant (checkout/wallet-page.ts).
+  walletTitle: string;
+  walletMessage: string;
+  savedCardLabel: string;
+  confirmButton: (amountText: string) => string;
 }
 
 const EN: CheckoutText = {
@@ -95,6 +100,10 @@ const EN: CheckoutText = {
   reasonLabel: 'Reason',
   refusedTitle: 'Payment unavailable',
   refusedMessage: 'This payment cannot be processed. Your card has not been charged. Please contact the merchant.',
+  walletTitle: 'Confirm your payment',
+  walletMessage: 'The merchant asks you to pay with the card you saved with them. Nothing is charged until you confirm.',
+  savedCardLabel: 'Saved card',
+  confirmButton: (amountText) => `Confirm and pay ${amountText}`,
 };
 
 const ZH: CheckoutText = {
@@ -149,6 +158,10 @@ const ZH: CheckoutText = {
   reasonLabel: '原因',
   refusedTitle: '无法付款',
   refusedMessage: '此笔付款无法处理，您的卡未被扣款。请联系商户。',
+  walletTitle: '确认付款',
+  walletMessage: '商户请求使用您在其处保存的银行卡付款。在您确认之前不会扣款。',
+  savedCardLabel: '已保存的卡',
+  confirmButton: (amountText) => `确认并支付 ${amountText}`,
 };
 
 const JP: CheckoutText = {
@@ -203,6 +216,10 @@ const JP: CheckoutText = {
   reasonLabel: '理由',
   refusedTitle: 'お支払いできません',
   refusedMessage: 'このお支払いは処理できません。カードへの請求は行われていません。加盟店にお問い合わせください。',
+  walletTitle: 'お支払いの確認',
+  walletMessage: '加盟店が、登録済みのカードでのお支払いを求めています。確認されるまで請求は行われません。',
+  savedCardLabel: '登録済みのカード',
+  confirmButton: (amountText) => `${amountText} の支払いを確定する`,
 };
 
 const TEXT_BY_LOCALE: Readonly<Record<CheckoutLocale, CheckoutText>> = { en: EN, zh: ZH, jp: JP };

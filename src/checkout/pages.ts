@@ -7,3 +7,4 @@ export {
 } from './payment-page.ts';
 export { renderRedirectPage, type RedirectPageInput } from './redirect-page.ts';
 export { renderResultPage, renderWaitingPage } from './status-pages.ts';
+export { isCrossSitePost, renderWalletPage } from './wallet-page.ts';

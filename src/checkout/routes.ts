@@ -5,6 +5,7 @@ import Type from 'typebox';
 import { currencyExponent } from '../domain/currencies.ts';
 import type { PaymentStatus } from '../domain/payment-status.ts';
 import { processPayment } from '../flows/process-payment.ts';
+import { confirmWalletPayment } from '../flows/wallet-payment.ts';
 import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { ApiError } from '../lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../lib/rate-limits.ts';
@@ -18,7 +19,9 @@ import { formatAmount } from './format-amount.ts';
 import { normalizeLocale, type CheckoutLocale } from './locales.ts';
 import {
   cardFieldMessage,
+  isCrossSitePost,
   renderPaymentPage,
+  renderWalletPage,
   renderRedirectPage,
   renderResultPage,
   renderWaitingPage,
@@ -68,6 +71,20 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       ...extra,
     });
 
+  // A walletToken payment asks the customer to confirm a charge to the saved card instead (wallet-page.ts).
+  const walletPage = (payment: PaymentRow, locale: CheckoutLocale) =>
+    renderWalletPage({
+      token: payment.token,
+      locale,
+      product: payment.product,
+      amountMinor: payment.amountMinor,
+      currency: payment.currency,
+      exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
+      cardMask: payment.cardMask,
+      cardHolder: payment.cardHolder,
+      actionUrl: `/checkout/${payment.token}/confirm?locale=${locale}`,
+    });
+
   // After a form post (ours or an issuer's 3-D Secure page), CSP form-action forbids redirecting to the
   // merchant's origin, so the waiting page's script navigates there instead, at its first poll.
   const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale, afterFormPost = false) => {
@@ -75,7 +92,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (destination && afterFormPost) return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     if (destination) return reply.redirect(destination, 303);
     const status = payment.status as PaymentStatus;
-    if (status === 'init') return send(reply, cardPage(payment, locale));
+    if (status === 'init') return send(reply, payment.walletToken === null ? cardPage(payment, locale) : walletPage(payment, locale));
     if (status === 'pending' || status === 'processing') return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     return send(reply, renderResultPage({ locale, status, product: payment.product, amountText: amountText(payment, locale), reason: payment.declineReason }));
   };
@@ -90,7 +107,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   routes.post('/checkout/:token', { schema, onRequest: formPostLimit }, async (request, reply) => {
     const payment = await load(request.params.token);
     const locale = normalizeLocale(request.query.locale ?? payment.locale);
-    if (payment.status !== 'init') return reply.redirect(urls(payment.token).back, 303);
+    if (payment.status !== 'init' || payment.walletToken !== null) return reply.redirect(urls(payment.token).back, 303);
     const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
     const parsed = parseCardForm(form);
     if ('invalidFields' in parsed) {
@@ -99,6 +116,23 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalOfDisabledMerchant);
+    if (processed === null) return send(reply, renderRefusedPage({ locale }), 403);
+    const redirect = processed.redirectRequest as RedirectRequest | null;
+    if (processed.status === 'pending' && redirect) {
+      return send(reply, redirectOrWaitingPage(request.log, { locale, redirect, statusUrl: urls(payment.token).status }));
+    }
+    return showState(reply, processed, locale, true);
+  });
+
+  // A walletToken payment's Confirm (flows/wallet-payment.ts): rate-limited like the card form; a post another site
+  // made (Fetch Metadata) only shows the customer the page.
+  routes.post('/checkout/:token/confirm', { schema, onRequest: formPostLimit }, async (request, reply) => {
+    const payment = await load(request.params.token);
+    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    if (payment.status !== 'init' || payment.walletToken === null || isCrossSitePost(request.headers['sec-fetch-site'])) {
+      return reply.redirect(urls(payment.token).back, 303);
+    }
+    const processed = await confirmWalletPayment(deps, payment, { ip: request.ip }).catch(refusalOfDisabledMerchant);
     if (processed === null) return send(reply, renderRefusedPage({ locale }), 403);
     const redirect = processed.redirectRequest as RedirectRequest | null;
     if (processed.status === 'pending' && redirect) {
@@ -117,7 +151,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get('/checkout/:token/status', { schema }, async (request) => {
     const payment = await load(request.params.token);
-    const settled = isSettled(payment);
+    // An authorization (two-step payment) is the end of the customer's part: the merchant confirms it later.
+    const settled = isSettled(payment) || payment.status === 'authorized';
     return { status: payment.status, final: settled, redirectUrl: settled ? (merchantDestination(payment) ?? urls(payment.token).back) : null };
   });
 

@@ -40,8 +40,8 @@ export function adminClient(config: Config, baseUrl: string): AdminClient {
       const text = await response.body.text();
       const parsed = parseJson(text);
       if (response.statusCode !== 200) {
-        const errors = (parsed?.['errors'] as { code: string; message: string }[] | undefined) ?? [];
-        const reason = errors.map((error) => `${error.code}: ${error.message}`).join('; ') || text.slice(0, 200);
+        const errors = (parsed?.['errors'] as { code: string; message: string; field?: string }[] | undefined) ?? [];
+        const reason = errors.map((error) => `${error.code}: ${error.field ? `${error.field} ` : ''}${error.message}`).join('; ') || text.slice(0, 200);
         throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`);
       }
       if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`);

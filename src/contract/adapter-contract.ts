@@ -5,7 +5,7 @@ import type { GatewaySettings } from './gateway-settings.ts';
 
 export type { AdapterLog, AdapterRequisites, AdapterStatus, GatewaySettings, RedirectRequest };
 
-export type AdapterMethod = 'pay' | 'payout' | 'status' | 'refund';
+export type AdapterMethod = 'pay' | 'payout' | 'status' | 'refund' | 'confirm_request' | 'decline_request';
 
 // spec 2.8. Optional fields are left out when absent, never sent as null: adapters check a key that is present.
 interface AdapterCustomer {
@@ -60,9 +60,51 @@ export interface PayRequest {
   callback_url: string;
 }
 
+// Section 4 /payout: amount and currency in params, the recipient's card (card payouts) or bank account; the
+// merchant key and callback_url let the provider report the payout by callback (spec 5.6), as for /pay.
+export interface PayoutRequest {
+  method_name: 'payout';
+  params: {
+    amount: number;
+    currency: string;
+    customer: { email: string; ip: string; first_name?: string; last_name?: string; middle_name?: string; phone?: string };
+    card?: { pan: string };
+    bank_account: AdapterBankAccount;
+  };
+  payment: { token: string; merchant_private_key: string; gateway_amount: number; gateway_currency: string; order_number?: string };
+  settings: GatewaySettings;
+  callback_url: string;
+}
+
 export interface StatusRequest {
   method_name: 'status';
   payment: { token: string; gateway_token?: string };
+  settings: GatewaySettings;
+}
+
+// Section 4 names refund without its shape; issue 8 fixes it. refund.token is the refund's identity at the adapter:
+// a repeat with the same token (Payrail re-sends a refund whose answer it did not get) reports that refund, and
+// never refunds twice. The answer is read like a /status answer (spec 2.9).
+export interface RefundRequest {
+  method_name: 'refund';
+  payment: { token: string; gateway_token?: string; currency: string };
+  refund: { amount: number; token: string };
+  settings: GatewaySettings;
+}
+
+// Section 4 names confirm_request and decline_request without their shapes; issue 8 fixes them. A two-step
+// payment's authorization (a /pay with params.need_confirmation) is captured, wholly or in part (payment.amount,
+// never above the authorized amount), or voided. The answer is read like a /status answer (spec 2.9): approved
+// means the capture or the void was done; a repeat of a done request is answered approved again.
+export interface ConfirmRequest {
+  method_name: 'confirm_request';
+  payment: { token: string; gateway_token?: string; amount: number; currency: string };
+  settings: GatewaySettings;
+}
+
+export interface DeclineRequest {
+  method_name: 'decline_request';
+  payment: { token: string; gateway_token?: string; amount: number; currency: string }; // amount: the authorized amount released
   settings: GatewaySettings;
 }
 

@@ -33,6 +33,7 @@ export function buildPayRequest(
   merchantKey: string,
   card: CardInput | null,
   clientIp: string | null,
+  storedCardToken: string | null = null, // a recurring charge: the card on file the provider named (recurring_gateway_token)
 ): PayRequest {
   const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
   const publicUrl = context.config.publicUrl;
@@ -41,6 +42,7 @@ export function buildPayRequest(
     params: {
       customer: adapterCustomer(payment, clientIp),
       ...(card ? cardParams(card) : {}),
+      ...(storedCardToken === null ? {} : { card: { card_token_from: storedCardToken } }),
       ...(bankAccount
         ? {
             bank_account: withoutAbsent({
@@ -52,7 +54,7 @@ export function buildPayRequest(
           }
         : {}),
       ...withoutAbsent({ extra_return_param: payment.extraReturnParam }),
-      recurring: payment.recurring,
+      recurring: payment.recurring || storedCardToken !== null,
       need_confirmation: payment.needConfirmation,
     },
     payment: {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { postingForTransition } from '../domain/ledger-postings.ts';
 import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
+import { AUTHORIZATION_HOLD_HOURS_DEFAULT } from '../config.ts';
 import { mapRequisites } from '../domain/requisites.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
@@ -29,6 +30,9 @@ export interface OutcomeSource {
   settings: GatewaySettings;
   extraLogs?: readonly unknown[];
   sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
+  // How long a two-step payment's authorization is held before it is voided (PAYRAIL_AUTHORIZATION_HOLD_HOURS);
+  // absent: the configuration's default.
+  authorizationHoldHours?: number;
 }
 
 export interface AppliedOutcome {
@@ -54,6 +58,7 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
   let payment = current;
   if (transition) {
     changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
+    if (transition.to === 'authorized') changes.authorizedUntil = authorizedUntilOf(source);
     const moved = await transitionPayment(tx, current.id, transition, changes);
     if (!moved) throw new Error(`payment ${current.id} left ${transition.from} while its row was locked`);
     payment = moved;
@@ -61,7 +66,8 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
     payment = await updatePayment(tx, current.id, changes);
   }
   await insertPaymentLogs(tx, current.id, outcomeLogs(current, outcome, source));
-  if (transition?.final) await queueFinalWork(tx, current.id);
+  // An authorization is not final, but it ends the status checks and the merchant is told of it like a final status.
+  if (transition?.final || transition?.to === 'authorized') await queueFinalWork(tx, current.id);
   return { payment, changed: transition !== null };
 }
 
@@ -81,6 +87,10 @@ type SentPayment = Pick<
   | 'needConfirmation'
 >;
 
+function authorizedUntilOf(source: OutcomeSource): Date {
+  return new Date(Date.now() + (source.authorizationHoldHours ?? AUTHORIZATION_HOLD_HOURS_DEFAULT) * 3_600_000);
+}
+
 // A gateway's enable_change_final_status, and a two-step payment's approval read as an authorization.
 function transitionOptions(payment: Pick<PaymentRow, 'needConfirmation'>, source: OutcomeSource): TransitionOptions {
   return { allowFinalChange: source.settings.enable_change_final_status === true, authorizeOnly: payment.needConfirmation };
@@ -98,6 +108,8 @@ export async function applySentOutcome<S extends OutcomeSelection>(
 ): Promise<OutcomeRow<S> | PaymentRow> {
   if (sent.status !== 'pending') throw new Error(`payment ${sent.id} was sent while ${sent.status}`);
   const transition = decideReportedStatus(sent.status, outcome.status, transitionOptions(sent, source));
+  // An authorization (two-step payment) also sets its hold and notifies the merchant: the locked path writes it.
+  if (transition?.to === 'authorized') return (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
   const written = await writeOutcome(
     db,
     sent.id,

@@ -73,7 +73,14 @@ function sandboxGatewaySettings(context: AppContext): GatewaySettings {
     gateway_settings: {
       processing_method: 'http_requests',
       full_link: config.sandboxAdapterUrl,
-      methods: { pay: methodSettings, payout: methodSettings, refund: methodSettings, status: methodSettings },
+      methods: {
+        pay: methodSettings,
+        payout: methodSettings,
+        refund: methodSettings,
+        status: methodSettings,
+        confirm_request: methodSettings,
+        decline_request: methodSettings,
+      },
       status_checker_time_rates: config.sandboxStatusRates,
     },
   };

@@ -116,18 +116,27 @@ interface PaySending {
   payment: PayRequestPayment &
     Pick<
       PaymentRow,
-      'status' | 'gatewayCurrency' | 'operationType' | 'amountMinor' | 'capturedMinor' | 'currency' | 'commissionPercentBp' | 'commissionFixedMinor' | 'needConfirmation'
+      | 'status'
+      | 'gatewayCurrency'
+      | 'operationType'
+      | 'amountMinor'
+      | 'capturedMinor'
+      | 'currency'
+      | 'commissionPercentBp'
+      | 'commissionFixedMinor'
+      | 'needConfirmation'
     >;
   gateway: ResolvedGateway;
   merchantKey: string;
   card: CardInput | null;
   clientIp: string | null;
+  storedCardToken?: string | null; // a recurring charge: the provider's recurring_gateway_token, sent as card.card_token_from
 }
 
 // The adapter's /pay, outside any transaction, and its answer recorded (the CVV lives only in this call's memory).
-async function sendPay<S extends OutcomeSelection>(deps: ProcessingDeps, sending: PaySending, selection: S): Promise<OutcomeRow<S> | PaymentRow> {
+export async function sendPay<S extends OutcomeSelection>(deps: ProcessingDeps, sending: PaySending, selection: S): Promise<OutcomeRow<S> | PaymentRow> {
   const { payment, gateway, card } = sending;
-  const request = buildPayRequest(deps.context, payment, gateway.settings, sending.merchantKey, card, sending.clientIp);
+  const request = buildPayRequest(deps.context, payment, gateway.settings, sending.merchantKey, card, sending.clientIp, sending.storedCardToken ?? null);
   const timeoutMs = methodSettingsOf(gateway.settings, 'pay').responseTimeoutS * 1000;
   const call = await deps.adapterClient.call(gateway.settings, 'pay', request, timeoutMs);
   const outcome = interpretAdapterAnswer(call.answer);
@@ -142,7 +151,13 @@ async function sendPay<S extends OutcomeSelection>(deps: ProcessingDeps, sending
     deps.context.database.db,
     payment,
     outcome,
-    { kind: 'pay', settings: gateway.settings, extraLogs: [ownLog], sensitive: card && { panDigits: card.panDigits, cvv: card.cvv } },
+    {
+      kind: 'pay',
+      settings: gateway.settings,
+      extraLogs: [ownLog],
+      sensitive: card && { panDigits: card.panDigits, cvv: card.cvv },
+      authorizationHoldHours: deps.context.config.authorizationHoldHours,
+    },
     selection,
   );
 }

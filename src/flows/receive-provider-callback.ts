@@ -46,7 +46,8 @@ export async function receiveProviderCallback(context: AppContext, callback: Pro
     await db.transaction((tx) => logRefusal(tx, payment.id, callback, error.message, null));
     throw refused(error.message);
   }
-  const result = await db.transaction((tx) => recordAndApply(tx, payment.id, callback, verified));
+  const holdHours = context.config.authorizationHoldHours;
+  const result = await db.transaction((tx) => recordAndApply(tx, payment.id, callback, verified, holdHours));
   if ('refusal' in result) throw refused(result.refusal);
   return result;
 }
@@ -56,6 +57,7 @@ async function recordAndApply(
   paymentId: number,
   callback: ProviderCallback,
   verified: VerifiedCallback,
+  authorizationHoldHours: number,
 ): Promise<{ applied: boolean } | { refusal: string }> {
   const current = await lockPayment(tx, paymentId);
   if (!current) throw new Error(`payment ${paymentId} vanished`);
@@ -69,7 +71,7 @@ async function recordAndApply(
   }
   const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...verified.claims } });
   const ownLog = { kind: 'callback', request: { url: callback.url, body: verified.claims }, status: 200, response: { success: true } };
-  const applied = await applyToLockedPayment(tx, current, outcome, { kind: 'callback', settings, extraLogs: [ownLog] });
+  const applied = await applyToLockedPayment(tx, current, outcome, { kind: 'callback', settings, extraLogs: [ownLog], authorizationHoldHours });
   return { applied: applied.changed };
 }
 

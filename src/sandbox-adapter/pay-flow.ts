@@ -1,5 +1,6 @@
 import { maskPanText } from '../lib/redact.ts';
 import { behaviourOf, finalAnswerOf, isOnAllowedOrigin, newGatewayToken, sleepUnlessClosing, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
+import { cardOnFilePayFlow, withRecurringToken } from './recurring-flow.ts';
 import { requestFingerprint, sealCallbackKey } from './sandbox-keys.ts';
 import type { PayBodyInput, PayoutBodyInput } from './schemas.ts';
 import {
@@ -14,6 +15,7 @@ import {
 } from './test-cards.ts';
 import { threeDSecureRedirectOf } from './three-d-secure.ts';
 import { findByPaymentToken, insertTransaction, type SandboxTransaction } from './transactions-repo.ts';
+import { AUTHORIZATION_TTL_MS } from './confirm-flow.ts';
 
 const RESPONSE_TIMEOUT_S_DEFAULT = 15; // spec 2.10
 // The timeout card sleeps response_timeout + 1 s; a bounded sleep keeps a misconfigured timeout from pinning a request.
@@ -60,6 +62,7 @@ interface NewTransaction {
   processingUrl: string | null;
   callbackUrl: string | null;
   merchantPrivateKey: string | null;
+  needConfirmation?: boolean; // a two-step pay: its approval waits for confirm_request or decline_request
 }
 
 // Null when another request (maybe in another process) recorded this payment token first.
@@ -86,8 +89,9 @@ async function recordTransaction(runtime: SandboxRuntime, input: NewTransaction)
       declineReason: 'declineReason' in input.decision ? input.decision.declineReason : waitsForEvent ? null : (behaviour?.declineReason ?? null),
       callbackKeySealed: sendsCallback ? sealCallbackKey(runtime.keys, input.merchantPrivateKey!) : null,
       callbackDueAt: sendsCallback && behaviour.callback === 'after_delay' ? new Date(Date.now() + runtime.asyncApprovalDelayMs) : null,
+      confirmation: input.needConfirmation === true ? 'awaiting' : null,
     },
-    runtime.transactionTtlMs,
+    input.needConfirmation === true ? Math.max(runtime.transactionTtlMs, AUTHORIZATION_TTL_MS) : runtime.transactionTtlMs,
   );
 }
 
@@ -145,6 +149,8 @@ export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Prom
   const refusal = offOriginRefusal(runtime, { processing_url: body.processing_url, callback_url: body.callback_url });
   if (refusal !== null) return refusal;
   const panText = body.params?.pan ?? body.params?.card?.pan;
+  const cardTokenFrom = body.params?.card?.card_token_from;
+  if (panText === undefined && cardTokenFrom !== undefined) return cardOnFilePayFlow(runtime, body, cardTokenFrom);
   const { payment } = body;
   const bankAccount = body.params?.bank_account;
   const common = {
@@ -155,6 +161,7 @@ export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Prom
     processingUrl: body.processing_url,
     callbackUrl: body.callback_url,
     merchantPrivateKey: payment.merchant_private_key,
+    needConfirmation: body.params?.need_confirmation === true,
   };
   if (panText === undefined && bankAccount && body.settings.sandbox === true) {
     const fingerprint = requestFingerprint(runtime.keys, ['pay-transfer', payment.gateway_amount, payment.gateway_currency, body.processing_url]);
@@ -182,7 +189,7 @@ export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Prom
       gateway_token: transaction.gatewayToken,
     };
   }
-  return firstAnswerOf(runtime, transaction);
+  return withRecurringToken(runtime, body, transaction, firstAnswerOf(runtime, transaction));
 }
 
 // Section 4: a payout is final at once (approved or declined), answered in the format of /pay.
@@ -194,11 +201,13 @@ export async function payoutFlow(runtime: SandboxRuntime, body: PayoutBodyInput)
   if (amountMinor === undefined) return { result: false, error: 'payout needs params.amount (or payment.gateway_amount)' };
   if (currency === undefined) return { result: false, error: 'payout needs params.currency (or payment.gateway_currency)' };
   const panText = body.params?.card?.pan ?? body.params?.pan;
+  // A payout to a phone number (sbp) or a bank account carries no card: the sandbox bank approves it at once.
+  const toRequisite = panText === undefined && body.settings.sandbox === true && ['sbp', 'account'].includes(body.params?.bank_account?.requisite_type ?? '');
   const recorded = await recordOnce(runtime, {
     paymentToken: body.payment.token,
     operation: 'payout',
     fingerprint: requestFingerprint(runtime.keys, ['payout', amountMinor, currency, panText && panDigitsOf(panText)]),
-    decision: decideCard(panText, 'payout', body.settings.sandbox),
+    decision: toRequisite ? { scenario: 'payout_approved' } : decideCard(panText, 'payout', body.settings.sandbox),
     panText,
     amountMinor,
     currency,

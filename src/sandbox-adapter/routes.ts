@@ -14,6 +14,10 @@ import {
   PayBody,
   PayoutBody,
   RefundBody,
+  ConfirmRequestBody,
+  DeclineRequestBody,
+  type ConfirmRequestBodyInput,
+  type DeclineRequestBodyInput,
   StatusBody,
   ThreeDSecureCompleteForm,
   ThreeDSecureStartForm,
@@ -27,6 +31,7 @@ import {
   type TransactionParamsInput,
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
+import { confirmRequestFlow, declineRequestFlow } from './confirm-flow.ts';
 import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
 import { renderErrorPage, threeDSecureCsp } from './three-d-secure-page.ts';
 import { SANDBOX_TRANSACTION_TTL_MS } from './transactions-repo.ts';
@@ -43,7 +48,7 @@ export interface SandboxAdapterOptions {
   transactionTtlMs?: number; // default 24 h
 }
 
-type AdapterKind = 'pay' | 'payout' | 'status' | 'refund';
+type AdapterKind = 'pay' | 'payout' | 'status' | 'refund' | 'confirm_request' | 'decline_request';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const UNKNOWN_3DS_TRANSACTION = 'No sandbox 3-D Secure transaction has this id (or it expired).';
@@ -128,6 +133,8 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
   adapterRoute<PayoutBodyInput>('payout', PayoutBody, (input) => payoutFlow(runtime, input));
   adapterRoute<StatusBodyInput>('status', StatusBody, (input) => statusFlow(runtime, input));
   adapterRoute<RefundBodyInput>('refund', RefundBody, (input) => refundFlow(runtime, input));
+  adapterRoute<ConfirmRequestBodyInput>('confirm_request', ConfirmRequestBody, (input) => confirmRequestFlow(runtime, input));
+  adapterRoute<DeclineRequestBodyInput>('decline_request', DeclineRequestBody, (input) => declineRequestFlow(runtime, input));
 
   const showPage = async (transactionId: string, reply: FastifyReply) => {
     const transaction = await threeDSecureTransaction(runtime, transactionId);

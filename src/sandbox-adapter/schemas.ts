@@ -17,7 +17,10 @@ const HttpUrl = (description: string) => Type.String({ maxLength: URL_LENGTH_MAX
 const AmountMinor = (description: string) => Type.Integer({ minimum: 1, maximum: AMOUNT_MINOR_MAX, description });
 const Currency = Type.String({ pattern: CURRENCY_PATTERN, description: 'ISO 4217 alphabetic code' });
 const Pan = Type.String({ pattern: PAN_PATTERN, description: 'card number, 12..19 digits, spaces allowed' });
-const CardRef = Type.Object({ pan: Type.Optional(Pan) });
+const CardRef = Type.Object({
+  pan: Type.Optional(Pan),
+  card_token_from: Type.Optional(Token('a recurring_gateway_token the sandbox issued: charge the card on file (recurring-flow.ts)')),
+});
 
 const MethodSettings = Type.Object({
   response_timeout: Type.Optional(Type.Number({ minimum: 0, description: 'seconds; default 15' })),
@@ -40,6 +43,8 @@ export const PayBody = Type.Object({
     Type.Object({
       pan: Type.Optional(Pan),
       card: Type.Optional(CardRef),
+      recurring: Type.Optional(Type.Boolean({ description: 'true: keep the card on file and answer recurring_gateway_token' })),
+      need_confirmation: Type.Optional(Type.Boolean({ description: 'true: a two-step pay, captured by confirm_request or voided by decline_request' })),
       bank_account: Type.Optional(Type.Object({ requisite_type: Type.Optional(Type.Union([Type.String(), Type.Null()])) })),
     }),
   ),
@@ -64,6 +69,7 @@ export const PayoutBody = Type.Object({
       currency: Type.Optional(Currency),
       pan: Type.Optional(Pan),
       card: Type.Optional(CardRef),
+      bank_account: Type.Optional(Type.Object({ requisite_type: Type.Optional(Type.Union([Type.String(), Type.Null()])) })),
     }),
   ),
   payment: Type.Object({
@@ -87,13 +93,47 @@ export const StatusBody = Type.Object({
 });
 export type StatusBodyInput = Static<typeof StatusBody>;
 
+// Payrail sends refund { amount, token } (adapter-contract.ts RefundRequest); params.amount is still read when
+// refund.amount is absent. With refund.token the refund is idempotent: a repeat answers the first refund.
 export const RefundBody = Type.Object({
   method_name: Type.Literal('refund'),
   params: Type.Optional(Type.Object({ amount: Type.Optional(AmountMinor('minor units; the whole remaining amount when absent')) })),
-  payment: Type.Object({ token: Token('the token of the approved payment to refund') }),
+  payment: Type.Object({
+    token: Token('the token of the approved payment to refund'),
+    gateway_token: Type.Optional(Type.Union([Token('the sandbox transaction id of the payment'), Type.Null()])),
+    currency: Type.Optional(Currency),
+  }),
+  refund: Type.Optional(
+    Type.Object({
+      amount: Type.Optional(AmountMinor('minor units; the whole remaining amount when absent')),
+      token: Type.Optional(Token("the refund's own token: a repeat of it is answered from the first refund")),
+    }),
+  ),
   settings: Settings,
 });
 export type RefundBodyInput = Static<typeof RefundBody>;
+
+// Issue 8's shapes of two operations section 4 only names (contract/adapter-contract.ts ConfirmRequest and
+// DeclineRequest): a two-step pay's authorization captured (payment.amount, at most the authorized amount) or voided.
+const twoStepPaymentFields = {
+  token: Token('the token of the two-step pay'),
+  gateway_token: Type.Optional(Type.Union([Token('the sandbox transaction id'), Type.Null()])),
+  currency: Currency,
+};
+
+export const ConfirmRequestBody = Type.Object({
+  method_name: Type.Literal('confirm_request'),
+  payment: Type.Object({ ...twoStepPaymentFields, amount: AmountMinor('minor units to capture, at most the authorized amount') }),
+  settings: Settings,
+});
+export type ConfirmRequestBodyInput = Static<typeof ConfirmRequestBody>;
+
+export const DeclineRequestBody = Type.Object({
+  method_name: Type.Literal('decline_request'),
+  payment: Type.Object({ ...twoStepPaymentFields, amount: Type.Optional(AmountMinor('the authorized amount released')) }),
+  settings: Settings,
+});
+export type DeclineRequestBodyInput = Static<typeof DeclineRequestBody>;
 
 const AdapterLogEntry = Type.Object({
   kind: Type.String(),
@@ -112,6 +152,7 @@ export const AdapterAnswerSchema = Type.Object({
   currency: Type.Optional(Type.String()),
   redirect_request: Type.Optional(Type.Object({ url: Type.String(), type: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.String())) })),
   requisites: Type.Optional(Type.Record(Type.String(), Type.String())),
+  recurring_gateway_token: Type.Optional(Type.String()),
   details: Type.Optional(Type.String()),
   error: Type.Optional(Type.String()),
   code: Type.Optional(Type.Integer()),

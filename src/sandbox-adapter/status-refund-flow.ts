@@ -1,3 +1,6 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../store/database.ts';
+import { sandboxRefunds } from '../store/schema.ts';
 import { behaviourOf, newGatewayToken, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import type { RefundBodyInput, StatusBodyInput } from './schemas.ts';
 import { findByPaymentToken, recordRefund, type SandboxTransaction } from './transactions-repo.ts';
@@ -35,6 +38,7 @@ function refundRefusal(transaction: SandboxTransaction | null, amountMinor: numb
   if (transaction === null) return `${UNKNOWN_TRANSACTION}: payment.token is not a sandbox payment`;
   if (transaction.operation !== 'pay') return 'only payments can be refunded, not payouts';
   if (transaction.status !== 'approved') return `the payment is ${transaction.status}; only approved payments can be refunded`;
+  if (transaction.confirmation === 'awaiting') return 'the authorization is not captured: confirm it (confirm_request) or void it (decline_request)';
   const refundableMinor = transaction.amountMinor - transaction.refundedMinor;
   if (refundableMinor === 0) return 'the payment is already fully refunded';
   if (amountMinor !== undefined && amountMinor > refundableMinor) {
@@ -47,7 +51,8 @@ function refundRefusal(transaction: SandboxTransaction | null, amountMinor: numb
 // An approved payment is refunded at once, wholly or in part (params.amount); anything else is declined.
 // The refund is added in one conditional UPDATE, so refunds through several processes never exceed the amount.
 export async function refundFlow(runtime: SandboxRuntime, body: RefundBodyInput): Promise<AdapterAnswerBody> {
-  const requestedMinor = body.params?.amount;
+  const requestedMinor = body.refund?.amount ?? body.params?.amount;
+  if (body.refund?.token !== undefined) return idempotentRefund(runtime.db, body.payment.token, body.refund.token, requestedMinor);
   const refundToken = newGatewayToken('sbx_rf');
   for (let attempt = 1; ; attempt += 1) {
     const transaction = await findByPaymentToken(runtime.db, body.payment.token);
@@ -63,4 +68,72 @@ export async function refundFlow(runtime: SandboxRuntime, body: RefundBodyInput)
       return { result: true, status: 'declined', gateway_token: refundToken, details: 'the payment changed during the refund; try again' };
     }
   }
+}
+
+type RefundRecord = typeof sandboxRefunds.$inferSelect;
+
+class RefundTokenRecorded extends Error {
+  constructor() {
+    super('a concurrent request recorded this refund token first');
+    this.name = 'RefundTokenRecorded';
+  }
+}
+
+async function findRefundRecord(db: Db, refundToken: string): Promise<RefundRecord | null> {
+  const [record] = await db.select().from(sandboxRefunds).where(eq(sandboxRefunds.refundToken, refundToken));
+  return record ?? null;
+}
+
+// A refund with its refund.token: the refund and its record are written in one transaction, so a repeat of the
+// token (Payrail re-sending a refund whose answer it lost) or a concurrent twin is answered from the record.
+async function idempotentRefund(db: Db, paymentToken: string, refundToken: string, requestedMinor: number | undefined): Promise<AdapterAnswerBody> {
+  const recorded = await findRefundRecord(db, refundToken);
+  if (recorded) return answerOfRecord(recorded, paymentToken, requestedMinor);
+  try {
+    return await db.transaction(async (tx) => {
+      const transaction = await findByPaymentToken(tx, paymentToken);
+      const gatewayToken = newGatewayToken('sbx_rf');
+      // Nothing to record against: the same request is declined the same way again.
+      if (transaction === null) {
+        return { result: true, status: 'declined', gateway_token: gatewayToken, details: refundRefusal(null, requestedMinor) ?? UNKNOWN_TRANSACTION };
+      }
+      const amountMinor = requestedMinor ?? transaction.amountMinor - transaction.refundedMinor;
+      let refusal = refundRefusal(transaction, requestedMinor);
+      if (refusal === null && !(await recordRefund(tx, paymentToken, amountMinor, REFUND_COUNT_MAX))) {
+        refusal = refundRefusal(await findByPaymentToken(tx, paymentToken), requestedMinor) ?? 'the payment changed during the refund; try again';
+      }
+      const [inserted] = await tx
+        .insert(sandboxRefunds)
+        .values({
+          refundToken,
+          paymentToken,
+          gatewayToken,
+          requestedMinor: requestedMinor ?? null,
+          amountMinor: refusal === null ? amountMinor : null,
+          currency: transaction.currency,
+          status: refusal === null ? 'approved' : 'declined',
+          declineReason: refusal,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!inserted) throw new RefundTokenRecorded(); // rolls this refund back: the twin's stands
+      return answerOfRecord(inserted, paymentToken, requestedMinor);
+    });
+  } catch (error) {
+    const twin = error instanceof RefundTokenRecorded ? await findRefundRecord(db, refundToken) : null;
+    if (twin === null) throw error;
+    return answerOfRecord(twin, paymentToken, requestedMinor);
+  }
+}
+
+function answerOfRecord(record: RefundRecord, paymentToken: string, requestedMinor: number | undefined): AdapterAnswerBody {
+  if (record.paymentToken !== paymentToken) return { result: false, error: 'refund.token belongs to a refund of another payment' };
+  if (requestedMinor !== undefined && requestedMinor !== (record.requestedMinor ?? record.amountMinor)) {
+    const recordedAmount = record.requestedMinor ?? record.amountMinor ?? 'the remaining amount';
+    return { result: false, error: `refund.token was used for a refund of ${recordedAmount}, not ${requestedMinor}` };
+  }
+  if (record.status === 'approved' && record.amountMinor !== null) {
+    return { result: true, status: 'approved', gateway_token: record.gatewayToken, amount: record.amountMinor, currency: record.currency };
+  }
+  return { result: true, status: 'declined', gateway_token: record.gatewayToken, details: record.declineReason ?? 'declined by the sandbox issuer' };
 }

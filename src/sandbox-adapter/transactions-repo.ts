@@ -20,7 +20,12 @@ export type SandboxTransaction = Omit<Row, 'scenario' | 'operation' | 'status'> 
   status: AdapterStatus;
 };
 
-export type NewSandboxTransaction = Omit<SandboxTransaction, 'createdAt' | 'expiresAt' | 'refundedMinor' | 'refundCount'>;
+export type NewSandboxTransaction = Omit<
+  SandboxTransaction,
+  'createdAt' | 'expiresAt' | 'refundedMinor' | 'refundCount' | 'recurringGatewayToken' | 'confirmation'
+> & {
+  confirmation?: SandboxTransaction['confirmation']; // 'awaiting' for a two-step pay (confirm-flow.ts); absent: null
+};
 
 function toTransaction(row: Row): SandboxTransaction {
   const scenario = row.scenario !== null && Object.hasOwn(SCENARIO_BEHAVIOURS, row.scenario) ? (row.scenario as SandboxScenario) : null;
@@ -34,7 +39,9 @@ const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['callbackDueAt', 'create
 // One statement, built once per database (every /pay runs it): an expired row of the same payment token is
 // replaced whole, every column taking the new row's value or default; a live one is left alone.
 function prepareInsert(db: Db) {
-  const columns = Object.entries(getTableColumns(sandboxTransactions)).filter(([key]) => key !== 'refundedMinor' && key !== 'refundCount');
+  const columns = Object.entries(getTableColumns(sandboxTransactions)).filter(
+    ([key]) => key !== 'refundedMinor' && key !== 'refundCount' && key !== 'recurringGatewayToken',
+  );
   const values = Object.fromEntries(
     columns.map(([key]) => [key, TIMESTAMP_COLUMNS.has(key) ? sql`${sql.placeholder(key)}::timestamptz` : sql.placeholder(key)]),
   );
@@ -67,6 +74,7 @@ export async function insertTransaction(db: Db, transaction: NewSandboxTransacti
   const now = new Date();
   const [row] = await prepared.execute({
     ...transaction,
+    confirmation: transaction.confirmation ?? null,
     callbackDueAt: transaction.callbackDueAt?.toISOString() ?? null,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + ttlMs).toISOString(),

@@ -1,5 +1,5 @@
 import { and, count, eq } from 'drizzle-orm';
-import type { DbOrTx } from './processing-repo.ts';
+import type { DbOrTx } from './database.ts';
 import { paymentLogs, providerCallbacks } from './schema.ts';
 
 // The payment a callback with this signature was recorded for, or null when it is new.

@@ -34,10 +34,10 @@ const CLAIMED_COLUMNS = {
   attempts: outbox.attempts,
 };
 
-export type NotifiedPayment = Pick<PaymentRow, keyof typeof NOTIFIED_PAYMENT_COLUMNS>;
+type NotifiedPayment = Pick<PaymentRow, keyof typeof NOTIFIED_PAYMENT_COLUMNS>;
 
 // A refund or a dispute of the payment, when the notification is about one of them.
-export interface NotifiedRecord {
+interface NotifiedRecord {
   kind: 'refund' | 'dispute';
   token: string;
   status: string;

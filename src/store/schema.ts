@@ -94,11 +94,18 @@ export const payments = pgTable(
     refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
     // A two-step payment's authorization is voided automatically after this moment unless confirmed or declined.
     authorizedUntil: timestamp('authorized_until', { withTimezone: true, mode: 'date' }),
+    // A recurring first payment, once approved with the provider's recurring_gateway_token: Payrail's own tokens for
+    // the later charges (never the provider's), and when the series was last charged (its approval at first).
+    issuedRecurringToken: text('issued_recurring_token'),
+    issuedWalletToken: text('issued_wallet_token'),
+    lastRecurringChargeAt: timestamp('last_recurring_charge_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('payments_token_idx').on(table.token),
+    uniqueIndex('payments_issued_recurring_token_idx').on(table.issuedRecurringToken).where(sql`${table.issuedRecurringToken} is not null`),
+    uniqueIndex('payments_issued_wallet_token_idx').on(table.issuedWalletToken).where(sql`${table.issuedWalletToken} is not null`),
     check('payments_refunded_check', sql`${table.refundedMinor} >= 0 and ${table.refundedMinor} <= coalesce(${table.capturedMinor}, 0)`),
     index('payments_authorized_until_idx').on(table.authorizedUntil).where(sql`${table.status} = 'authorized'`),
     check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
@@ -185,7 +192,7 @@ export const outbox = pgTable(
   'outbox',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    topic: text('topic', { enum: ['status_check', 'notification'] }).notNull(),
+    topic: text('topic', { enum: ['status_check', 'notification', 'refund_check'] }).notNull(),
     paymentId: bigint('payment_id', { mode: 'number' })
       .notNull()
       .references(() => payments.id),
@@ -257,14 +264,45 @@ export const sandboxTransactions = pgTable(
     // When the provider callback is due (the asynchronously approved card: its approval; 3-D Secure: at once);
     // a process sending it moves it forward as a lease. Null once sent or when there is none.
     callbackDueAt: timestamp('callback_due_at', { withTimezone: true, mode: 'date' }),
+    // The card on file an approved recurring pay left with the provider (recurring-flow.ts); later /pay calls name it.
+    recurringGatewayToken: text('recurring_gateway_token'),
+    // A two-step pay (params.need_confirmation): awaiting its confirm_request or decline_request, then confirmed
+    // (amount_minor is then what was captured) or voided (confirm-flow.ts). Null: a one-step pay, or a payout.
+    confirmation: text('confirmation', { enum: ['awaiting', 'confirmed', 'voided'] }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [
     uniqueIndex('sandbox_transactions_gateway_token_idx').on(table.gatewayToken),
+    uniqueIndex('sandbox_transactions_recurring_token_idx').on(table.recurringGatewayToken).where(sql`${table.recurringGatewayToken} is not null`),
     index('sandbox_transactions_callback_due_idx').on(table.callbackDueAt).where(sql`${table.callbackDueAt} is not null`),
     index('sandbox_transactions_expires_idx').on(table.expiresAt),
     check('sandbox_transactions_status_check', sql`${table.status} in ('pending', 'approved', 'declined')`),
+    check('sandbox_transactions_confirmation_check', sql`${table.confirmation} in ('awaiting', 'confirmed', 'voided')`),
+  ],
+);
+
+// The sandbox acquirer's record of each refund that came with its refund.token: a repeat of the token is answered
+// from here and never refunds twice. A refund lives as long as the transaction it refunds (deleted with it).
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    refundToken: text('refund_token').primaryKey(),
+    paymentToken: text('payment_token')
+      .notNull()
+      .references(() => sandboxTransactions.paymentToken, { onDelete: 'cascade' }),
+    gatewayToken: text('gateway_token').notNull(),
+    requestedMinor: bigint('requested_minor', { mode: 'number' }), // null: the whole remaining amount was asked for
+    amountMinor: bigint('amount_minor', { mode: 'number' }), // what was refunded; null when declined
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['approved', 'declined'] }).notNull(),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('sandbox_refunds_gateway_token_idx').on(table.gatewayToken),
+    index('sandbox_refunds_payment_token_idx').on(table.paymentToken),
+    check('sandbox_refunds_status_check', sql`${table.status} in ('approved', 'declined')`),
   ],
 );
 

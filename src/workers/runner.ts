@@ -3,9 +3,11 @@ import type { ProcessingDeps } from '../flows/process-payment.ts';
 import type { Db } from '../store/database.ts';
 import { claimDueNotifications } from '../store/notification-work-repo.ts';
 import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/processing-repo.ts';
+import { voidDueAuthorizations } from './authorization-void.ts';
 import { expireDuePayments } from './expiry.ts';
 import { nextAfterFailure } from './failed-work.ts';
 import { deliverNotifications } from './notifier.ts';
+import { runRefundChecks } from './refund-checker.ts';
 import { runStatusCheck } from './status-checker.ts';
 
 const CLAIM_BATCH_MAX = 50;
@@ -29,6 +31,7 @@ const topicWorker = <W extends Work>(worker: TopicWorker<W>) => worker as unknow
 const TOPICS: Record<OutboxTopic, TopicWorker<Work>> = {
   status_check: topicWorker({ claim: (db, batchSizeMax) => claimDue(db, 'status_check', batchSizeMax), run: runStatusChecks }),
   notification: topicWorker({ claim: claimDueNotifications, run: deliverNotifications }),
+  refund_check: topicWorker({ claim: (db, batchSizeMax) => claimDue(db, 'refund_check', batchSizeMax), run: runRefundChecks }),
 };
 
 async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: FastifyBaseLogger): Promise<void> {
@@ -62,6 +65,7 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
       await TOPICS[topic].run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
     }
     await expireDuePayments(db);
+    if (await voidDueAuthorizations(deps, log)) backlog = true;
     return backlog;
   };
   const tick = async () => {

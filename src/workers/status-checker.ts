@@ -3,7 +3,7 @@ import { delayBeforeAttemptSeconds, parseTimeRates, STATUS_CHECK_ATTEMPTS_MAX, T
 import type { GatewaySettings } from '../contract/adapter-contract.ts';
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { buildStatusRequest } from '../flows/adapter-requests.ts';
-import { applyGatewayOutcome } from '../flows/apply-gateway-outcome.ts';
+import { applyStatusAnswer, awaitsStatusCheck } from '../flows/payout-status.ts';
 import { gatewayOfPayment } from '../flows/gateways.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
 import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
@@ -12,7 +12,7 @@ import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '.
 export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow): Promise<void> {
   const db = deps.context.database.db;
   const payment = await findPaymentById(db, work.paymentId);
-  if (payment?.status !== 'pending') return completeWork(db, work.id);
+  if (!payment || !awaitsStatusCheck(payment)) return completeWork(db, work.id);
   const gateway = await gatewayOfPayment(deps.context, payment);
   if (!gateway) return completeWork(db, work.id, 'no gateway to ask');
   const statusMethod = methodSettingsOf(gateway.settings, 'status');
@@ -26,8 +26,13 @@ export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow): Pro
     response: call.answer.kind === 'response' ? call.answer.body : call.answer,
     duration: call.durationS,
   };
-  const applied = await applyGatewayOutcome(db, payment.id, outcome, { kind: 'status', settings: gateway.settings, extraLogs: [ownLog] });
-  if (applied.payment.status !== 'pending') return completeWork(db, work.id);
+  const applied = await applyStatusAnswer(db, payment, outcome, {
+    kind: 'status',
+    settings: gateway.settings,
+    extraLogs: [ownLog],
+    authorizationHoldHours: deps.context.config.authorizationHoldHours, // a two-step payment this check authorizes is held this long
+  });
+  if (!awaitsStatusCheck(applied.payment)) return completeWork(db, work.id);
   const nextDueAt = new Date(Date.now() + delayBeforeAttemptSeconds(timeRatesOf(gateway.settings), work.attempts) * 1000);
   // expires_at bounds a payment's wait for card data (init); once the card reached the adapter money may
   // move, so a pending payment is asked until it is final or the attempts run out.

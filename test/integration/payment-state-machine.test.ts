@@ -54,7 +54,9 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
     const lost = await db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('pending', 'approved', NO_FINAL_CHANGE)));
     expect(lost).toBeNull();
     expect(await statusOf(paymentId)).toBe('init');
-    const moved = await db().transaction((tx) => transitionPayment(tx, paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'test' }));
+    const moved = await db().transaction((tx) =>
+      transitionPayment(tx, paymentId, decideTransition('init', 'declined', NO_FINAL_CHANGE), { declineReason: 'test' }),
+    );
     expect(moved).toMatchObject({ status: 'declined', declineReason: 'test' });
     expect(moved!.finalizedAt).toBeInstanceOf(Date);
   });

@@ -41,7 +41,7 @@ const allowed = (from: PaymentStatus, to: PaymentStatus, allowFinalChange: boole
   ALWAYS_ALLOWED.has(`${from}→${to}`) || (allowFinalChange && ALLOWED_ONLY_WITH_FINAL_CHANGE.has(`${from}→${to}`));
 
 describe('the statuses', () => {
-  it('are spec 3\'s six with processing, authorized and cancelled, and the database CHECK lists the same', () => {
+  it("are spec 3's six with processing, authorized and cancelled, and the database CHECK lists the same", () => {
     expect([...PAYMENT_STATUSES]).toEqual(ALL_STATUSES);
   });
 

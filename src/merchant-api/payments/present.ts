@@ -1,16 +1,21 @@
 import type { RedirectRequest } from '../../contract/adapter-contract.ts';
 import type { CreatePaymentRequest, CustomerInput } from '../../domain/payment-request.ts';
-import { basisPointsToPercent, commissionFor } from '../../domain/commission.ts';
+import { basisPointsToPercent, payCommissionFor } from '../../domain/commission.ts';
 import { checkoutUrl } from '../../domain/public-urls.ts';
 import { selectorUrl } from '../../domain/selector-urls.ts';
 import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
+import type { RefundRow } from '../../store/refunds-repo.ts';
 
 // Variant C's processingUrl key when the merchant has no active gateway to name.
 const UNNAMED_PROVIDER = 'default';
 
 // spec 2.2: the create envelope differs by request variant. providerName: the alias of the gateway the payment
 // goes through (variant C keys processingUrl with it).
-export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & { redirectRequest?: unknown }, providerName: string | null) {
+export function presentCreated(
+  publicUrl: string,
+  payment: CreatedPaymentRow & { redirectRequest?: unknown } & Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>,
+  providerName: string | null,
+) {
   const processingUrl = checkoutUrl(publicUrl, payment);
   if (payment.requestVariant !== 'C') {
     return {
@@ -20,6 +25,7 @@ export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & {
       processingUrl,
       payment: { amount: String(payment.amountMinor), currency: payment.currency, status: payment.status },
       ...(payment.redirectRequest ? { redirectRequest: payment.redirectRequest as RedirectRequest } : {}),
+      ...seriesTokensOf(payment),
     };
   }
   return {
@@ -30,15 +36,22 @@ export function presentCreated(publicUrl: string, payment: CreatedPaymentRow & {
     token: payment.token,
     processingUrl: [{ [providerName ?? UNNAMED_PROVIDER]: processingUrl }],
     selectorUrl: selectorUrl(publicUrl, payment),
+    ...seriesTokensOf(payment),
     payment: {
       amount: payment.amountMinor,
       gateway_amount: payment.gatewayAmountMinor,
       currency: payment.currency,
       status: payment.status,
       two_stage_mode: payment.needConfirmation,
-      commission: commissionFor(payment.amountMinor, termsOf(payment)),
+      commission: payCommissionFor(payment.amountMinor, termsOf(payment)),
     },
   };
+}
+
+// A recurring first payment's own tokens, once it was approved with the provider's recurring token (spec 2.1).
+function seriesTokensOf(payment: Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>) {
+  const { issuedRecurringToken: recurringToken, issuedWalletToken: walletToken } = payment;
+  return recurringToken && walletToken ? { recurringToken, walletToken } : {};
 }
 
 const termsOf = (payment: Pick<PaymentRow, 'commissionPercentBp' | 'commissionFixedMinor'>) => ({
@@ -64,7 +77,10 @@ export function presentListItem(payment: PaymentRow) {
   };
 }
 
-export function presentDetail(payment: PaymentRow, logs: readonly { kind: string; entry: unknown; createdAt: Date }[] = []) {
+// The payment's refunds, when the caller loaded them with it (flows/payment-detail.ts).
+type PaymentWithRefunds = PaymentRow & { refunds?: readonly RefundRow[] };
+
+export function presentDetail(payment: PaymentWithRefunds, logs: readonly { kind: string; entry: unknown; createdAt: Date }[] = []) {
   const customer = payment.customer as CustomerInput | null;
   const recurringData = payment.recurringData as CreatePaymentRequest['recurringData'];
   const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
@@ -77,14 +93,24 @@ export function presentDetail(payment: PaymentRow, logs: readonly { kind: string
     locale: payment.locale,
     expires_at: payment.expiresAt?.toISOString() ?? null,
     two_stage_mode: payment.needConfirmation,
+    authorized_until: payment.status === 'authorized' ? (payment.authorizedUntil?.toISOString() ?? null) : null,
     captured_amount: payment.capturedMinor,
     refunded_amount: payment.refundedMinor,
+    refunds: (payment.refunds ?? []).map((refund) => ({
+      token: refund.token,
+      amount: refund.amountMinor,
+      status: refund.status,
+      currency: refund.currency,
+      created_at: refund.createdAt.toISOString(),
+      decline_reason: refund.declineReason,
+    })),
     commission_data: {
       commission_value: basisPointsToPercent(payment.commissionPercentBp),
       commission_fee: payment.commissionFixedMinor,
-      commission_amount: commissionFor(payment.capturedMinor ?? payment.amountMinor, termsOf(payment)),
+      commission_amount: payCommissionFor(payment.capturedMinor ?? payment.amountMinor, termsOf(payment)),
     },
     recurring: payment.recurring,
+    ...seriesTokensOf(payment),
     merchant_url: payment.merchantUrl,
     card:
       payment.cardMask === null
@@ -92,7 +118,8 @@ export function presentDetail(payment: PaymentRow, logs: readonly { kind: string
         : {
             mask: payment.cardMask,
             holder: payment.cardHolder ?? '',
-            expires: `${String(payment.cardExpiryMonth).padStart(2, '0')}/${payment.cardExpiryYear}`,
+            // a payout's recipient card has no expiry
+            expires: payment.cardExpiryMonth === null ? null : `${String(payment.cardExpiryMonth).padStart(2, '0')}/${payment.cardExpiryYear}`,
           },
     customer: customer && {
       email: customer.email,

@@ -10,7 +10,19 @@ const RedirectRequestSchema = Type.Object({
   type: Type.String({ description: 'get | post | post_iframes | get_with_processing | redirect_html' }),
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
-const Status = Type.String({ description: 'init | pending | approved | declined | refunded | expired' });
+const Status = Type.String({
+  description:
+    'init | pending | processing | authorized (two-step: waiting for confirm or decline) | approved | declined | expired | cancelled | refunded; final: approved, declined, expired, cancelled, refunded',
+});
+// spec 2.1: present once a payment created with recurring: true is approved and its provider kept the card.
+const seriesTokens = {
+  recurringToken: Type.Optional(
+    Type.String({ description: 'recurring first payment, once approved: send it as recurringToken to charge the saved card again (32 hex)' }),
+  ),
+  walletToken: Type.Optional(
+    Type.String({ description: 'recurring first payment, once approved: send it as walletToken for a charge the customer confirms (32 hex)' }),
+  ),
+};
 
 export const CreatePaymentResponseA = Type.Object(
   {
@@ -20,6 +32,7 @@ export const CreatePaymentResponseA = Type.Object(
     processingUrl: Type.String({ description: 'the hosted payment page of this payment' }),
     payment: Type.Object({ amount: Type.String(), currency: Type.String(), status: Status }),
     redirectRequest: Type.Optional(RedirectRequestSchema),
+    ...seriesTokens,
   },
   { description: 'variants A and B (spec 2.2); redirectRequest when a Host-to-Host card needs 3-D Secure' },
 );
@@ -35,6 +48,7 @@ const CreatePaymentResponseC = Type.Object(
       description: 'single-key objects: provider name → payment page URL',
     }),
     selectorUrl: Type.String(),
+    ...seriesTokens,
     payment: Type.Object({
       amount: Type.Integer(),
       gateway_amount: Type.Integer(),
@@ -76,8 +90,22 @@ const PaymentDetail = Type.Object({
   locale: Type.String(),
   expires_at: Nullable(Type.String({ format: 'date-time' })),
   two_stage_mode: Type.Boolean(),
+  authorized_until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'an authorized two-step payment is voided automatically at this moment unless confirmed or declined first; null otherwise',
+  }),
   captured_amount: Type.Union([Type.Integer(), Type.Null()], { description: 'what an approved payment captured (minor units); null before' }),
   refunded_amount: Type.Integer({ description: 'refunds reserved or sent (minor units)' }),
+  refunds: Type.Array(
+    Type.Object({
+      token: Type.String({ description: "the refund's own token (GET /api/v1/refunds/{token})" }),
+      amount: Type.Integer({ description: 'minor units' }),
+      status: Type.String({ description: 'pending | approved | declined' }),
+      currency: Type.String(),
+      created_at: Type.String({ format: 'date-time' }),
+      decline_reason: Nullable(Type.String()),
+    }),
+    { description: 'the refunds of this payment, oldest first (POST /api/v1/refunds)' },
+  ),
   commission_data: Type.Object(
     {
       commission_value: Type.Number({ description: 'the percentage part, in percent (2.5 = 2.5 %)' }),
@@ -87,12 +115,13 @@ const PaymentDetail = Type.Object({
     { description: "the merchant's commission for this payment, fixed when it was created" },
   ),
   recurring: Type.Boolean(),
+  ...seriesTokens,
   merchant_url: Nullable(Type.String()),
   card: Nullable(
     Type.Object({
       mask: Type.String({ description: 'first 6 and last 4 digits; the full PAN is never stored' }),
       holder: Type.String(),
-      expires: Type.String({ description: 'mm/yyyy' }),
+      expires: Nullable(Type.String({ description: 'mm/yyyy; null for the recipient card of a payout' })),
     }),
   ),
   customer: Nullable(

@@ -6,6 +6,8 @@ import { ApiError } from '../../lib/errors.ts';
 import { bearerToken } from '../../lib/bearer.ts';
 import { processingUrlKey } from '../../flows/provider-selection.ts';
 import { payHostToHost } from '../../flows/process-payment.ts';
+import { createSeriesPayment } from '../../flows/recurring.ts';
+import { recurringRequestErrors } from '../../domain/recurring.ts';
 import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
 import { getPaymentDetail } from '../../flows/payment-detail.ts';
 import type { CreatePaymentRequest } from '../../domain/payment-request.ts';
@@ -36,8 +38,9 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       },
       validatorCompiler: () => (body: unknown) => {
         const outcome = validateCreate(body);
-        if (outcome.ok) return { value: outcome.request };
-        return { error: new ApiError('invalid_field', 422, 'the request body breaks the rules of spec 2.1', outcome.errors) };
+        const errors = outcome.ok ? recurringRequestErrors(outcome.request, new Date()) : outcome.errors;
+        if (outcome.ok && errors.length === 0) return { value: outcome.request };
+        return { error: new ApiError('invalid_field', 422, 'the request body breaks the rules of spec 2.1', errors) };
       },
     },
     async (request) => {
@@ -47,6 +50,14 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       const options = { defaultExpiryMinutes: config.paymentExpiryMinutes };
       // the payment exists: this key's outcome is stored from here on, never released
       const afterStored = () => commitIdempotentRequest(request);
+      if (body.recurringToken !== null || body.walletToken !== null) {
+        // A recurring series: recurringToken charges the card on file at once; walletToken waits for the customer.
+        const charged = await createSeriesPayment(
+          { context: app.payrail, adapterClient: app.payrail.adapterClient },
+          { scope: merchant, request: body, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, afterStored },
+        );
+        return presentCreated(config.publicUrl, charged, null);
+      }
       if (body.card) {
         // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
         // No gateway: 422 before anything is stored.

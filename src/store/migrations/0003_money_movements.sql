@@ -138,3 +138,31 @@ INSERT INTO "ledger_entries" ("transaction_id", "account", "amount_minor")
 INSERT INTO "ledger_balances" ("merchant_id", "environment", "currency", "account", "balance_minor")
   SELECT t."merchant_id", t."environment", t."currency", e."account", sum(e."amount_minor") FROM "ledger_entries" e
   JOIN "ledger_transactions" t ON t."id" = e."transaction_id" GROUP BY t."merchant_id", t."environment", t."currency", e."account";
+--> statement-breakpoint
+CREATE TABLE "sandbox_refunds" (
+	"refund_token" text PRIMARY KEY NOT NULL,
+	"payment_token" text NOT NULL,
+	"gateway_token" text NOT NULL,
+	"requested_minor" bigint,
+	"amount_minor" bigint,
+	"currency" text NOT NULL,
+	"status" text NOT NULL,
+	"decline_reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "sandbox_refunds_status_check" CHECK ("sandbox_refunds"."status" in ('approved', 'declined'))
+);
+--> statement-breakpoint
+ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_payment_token_sandbox_transactions_payment_token_fk" FOREIGN KEY ("payment_token") REFERENCES "public"."sandbox_transactions"("payment_token") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "sandbox_refunds_gateway_token_idx" ON "sandbox_refunds" USING btree ("gateway_token");--> statement-breakpoint
+CREATE INDEX "sandbox_refunds_payment_token_idx" ON "sandbox_refunds" USING btree ("payment_token");
+--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "issued_recurring_token" text;--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "issued_wallet_token" text;--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "last_recurring_charge_at" timestamp with time zone;--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_issued_recurring_token_idx" ON "payments" USING btree ("issued_recurring_token") WHERE "payments"."issued_recurring_token" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_issued_wallet_token_idx" ON "payments" USING btree ("issued_wallet_token") WHERE "payments"."issued_wallet_token" is not null;--> statement-breakpoint
+ALTER TABLE "sandbox_transactions" ADD COLUMN "recurring_gateway_token" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "sandbox_transactions_recurring_token_idx" ON "sandbox_transactions" USING btree ("recurring_gateway_token") WHERE "sandbox_transactions"."recurring_gateway_token" is not null;
+--> statement-breakpoint
+ALTER TABLE "sandbox_transactions" ADD COLUMN "confirmation" text;--> statement-breakpoint
+ALTER TABLE "sandbox_transactions" ADD CONSTRAINT "sandbox_transactions_confirmation_check" CHECK ("sandbox_transactions"."confirmation" in ('awaiting', 'confirmed', 'voided'));

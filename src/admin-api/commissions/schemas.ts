@@ -1,0 +1,51 @@
+import Type from 'typebox';
+import { COMMISSION_FIXED_MINOR_MAX } from '../../domain/commission.ts';
+
+// The error envelope every failure answers with (lib/errors.ts).
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    result: Type.Literal(1),
+    status: Type.Integer({ description: 'the HTTP status again' }),
+    errors: Type.Array(
+      Type.Object({
+        code: Type.String({ description: 'machine-readable: unauthorized, not_found, invalid_field, unknown_field, …' }),
+        message: Type.String(),
+        field: Type.Optional(Type.String({ description: 'the offending field, dotted (pay.percent)' })),
+      }),
+    ),
+  },
+  { description: 'a failure: nothing was changed' },
+);
+
+export const MerchantCommissionParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the merchant id' }),
+});
+
+const Terms = Type.Object(
+  {
+    percent: Type.Number({ minimum: 0, maximum: 100, description: 'the percentage part, 0 to 100, at most two decimals (2.5 = 2.5 %)' }),
+    fixed: Type.Integer({
+      minimum: 0,
+      maximum: COMMISSION_FIXED_MINOR_MAX,
+      description: "the fixed part, in minor units of the operation's currency (30 = 0.30 USD)",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const TermsChange = (operation: string) =>
+  Type.Optional(Type.Union([Terms, Type.Null()], { description: `new terms for ${operation}; null removes them (free); left out: unchanged` }));
+
+export const SetCommissionsBody = Type.Object(
+  { pay: TermsChange('payments'), payout: TermsChange('payouts'), refund: TermsChange('refunds') },
+  { additionalProperties: false },
+);
+
+const ShownTerms = (operation: string) => Type.Union([Terms, Type.Null()], { description: `the terms of ${operation}; null: none (no commission)` });
+
+export const CommissionsEnvelope = Type.Object({
+  success: Type.Literal(true),
+  merchantId: Type.Integer(),
+  commissions: Type.Object({ pay: ShownTerms('payments'), payout: ShownTerms('payouts'), refund: ShownTerms('refunds') }),
+});

@@ -1,0 +1,93 @@
+import type { Readable } from 'node:stream';
+import Type from 'typebox';
+import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from '../../domain/dispute-status.ts';
+import { DISPUTE_LIST_PER_PAGE_MAX } from '../../flows/dispute-list.ts';
+import { DOCUMENT_MEDIA_TYPES } from '../../lib/document-store.ts';
+
+const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const NOTE_LENGTH_MAX = 2000;
+const CURSOR_LENGTH_MAX = 128;
+
+const DisputeStatusSchema = Type.Enum(DISPUTE_STATUSES, { description: 'open → under_review → won | lost' });
+
+const DocumentSummary = Type.Object({
+  id: Type.Integer(),
+  file_name: Type.String({ description: "the merchant's file name, sanitized, for display only" }),
+  media_type: Type.String({ description: `${DOCUMENT_MEDIA_TYPES.join(' | ')}, recognised from the content` }),
+  size: Type.Integer({ description: 'bytes' }),
+  sha256: Type.String({ description: 'hex digest of the stored bytes' }),
+});
+
+const OperatorDispute = Type.Object({
+  token: Type.String(),
+  merchant_id: Type.Integer(),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  payment_token: Type.String(),
+  amount: Type.Integer({ description: 'minor units' }),
+  currency: Type.String(),
+  status: DisputeStatusSchema,
+  description: Type.String(),
+  resolution_note: Nullable(Type.String()),
+  documents: Type.Array(DocumentSummary),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  resolved_at: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const OperatorDisputeEnvelope = Type.Object({ success: Type.Literal(true), dispute: OperatorDispute });
+
+export const OperatorDisputeListEnvelope = Type.Object({
+  success: Type.Literal(true),
+  perPage: Type.Integer(),
+  nextCursor: Nullable(Type.String({ description: 'send it as cursor (with the same filters) for the next page; null on the last page' })),
+  disputes: Type.Array(OperatorDispute),
+});
+
+export const OperatorDisputeListQuery = Type.Object(
+  {
+    merchantId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    environment: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('production')])),
+    status: Type.Optional(DisputeStatusSchema),
+    perPage: Type.Integer({ minimum: 1, maximum: DISPUTE_LIST_PER_PAGE_MAX, default: 50 }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX })),
+  },
+  { additionalProperties: false },
+);
+
+export const ResolveDisputeBody = Type.Object(
+  {
+    outcome: Type.Enum(DISPUTE_OUTCOMES, {
+      description: 'won: the held amount goes back to available; lost: it goes to the customer (the merchant is debited)',
+    }),
+    note: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: NOTE_LENGTH_MAX,
+        pattern: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$',
+        description: 'shown to the merchant with the dispute',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const DisputeTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const DisputeDocumentParams = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 64 }),
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+});
+
+// A stream of the file's bytes: sent as it is, never serialized.
+export const DocumentBytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the file as uploaded, as an attachment' });
+
+// The error envelope every failure answers with (lib/errors.ts).
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    result: Type.Literal(1),
+    status: Type.Integer({ description: 'the HTTP status again' }),
+    errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String(), field: Type.Optional(Type.String()) })),
+  },
+  { description: 'a failure: nothing was changed' },
+);

@@ -1,0 +1,38 @@
+import Type from 'typebox';
+
+const Violation = Type.Object({
+  rule: Type.Union(
+    [
+      Type.Literal('unbalanced_transaction'),
+      Type.Literal('balance_mismatch'),
+      Type.Literal('negative_balance'),
+      Type.Literal('refunds_exceed_capture'),
+      Type.Literal('postings_mismatch'),
+    ],
+    {
+      description:
+        'unbalanced_transaction: entries do not sum to zero; balance_mismatch: a balance differs from the sum of its entries; ' +
+        'negative_balance: hold or fees below zero; refunds_exceed_capture: refunds above what the payment captured; ' +
+        'postings_mismatch: a payment, payout, refund or dispute lacks the postings its status implies, or a posting names the wrong one',
+    },
+  ),
+  message: Type.String(),
+  ref: Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer()]), {
+    description: 'what the violation is about: transactionId, paymentId, refundId, disputeId, or merchantId + environment + currency + account',
+  }),
+});
+
+const OverdrawnWallet = Type.Object({
+  merchantId: Type.Integer(),
+  environment: Type.String(),
+  currency: Type.String(),
+  available: Type.Integer({ description: 'below zero, in minor units' }),
+});
+
+export const LedgerCheckEnvelope = Type.Object({
+  success: Type.Boolean({ description: 'true when no invariant is violated' }),
+  violations: Type.Array(Violation, { description: 'at most 100 per query' }),
+  overdrawn: Type.Array(OverdrawnWallet, {
+    description: 'wallets whose available balance is below zero (a provider took back an approved payment): not a violation, shown for follow-up',
+  }),
+});

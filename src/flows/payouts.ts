@@ -1,0 +1,172 @@
+import type { GatewaySettings, PayoutRequest } from '../contract/adapter-contract.ts';
+import { methodSettingsOf } from '../contract/gateway-settings.ts';
+import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
+import { chargeOf, payoutReserved } from '../domain/ledger-postings.ts';
+import { isFinal } from '../domain/payment-status.ts';
+import { decidePayoutOutcome, decidePayoutTransition, type PayoutDecision } from '../domain/payout-rejection.ts';
+import { randomHex } from '../lib/crypto.ts';
+import { ApiError } from '../lib/errors.ts';
+import { maskPan } from '../lib/pan.ts';
+import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
+import type { Db } from '../store/database.ts';
+import { InsufficientBalanceError, postLedger } from '../store/ledger-repo.ts';
+import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
+import { insertPayout, rescheduleStatusCheck, type PayoutInsert } from '../store/payouts-repo.ts';
+import { insertPaymentLogs, lockPayment, transitionPayment, updatePayment, type PaymentChanges, type PaymentLogInput } from '../store/processing-repo.ts';
+import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { assertPublicCallbackUrl } from './callback-url-guard.ts';
+import { resolveGateway, type ResolvedGateway } from './gateways.ts';
+import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
+import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
+
+export type { CreatePayoutRequest, PayoutRequisiteType } from './payout-request.ts';
+
+const PAYOUT_TOKEN_BYTES = 16; // 32 lowercase hex characters
+// The first status check of a payout waits this long past its request's response timeout (and final_waiting_seconds):
+// it only settles a payout whose request never got an answer recorded, so it must not race a request still running.
+const UNANSWERED_PAYOUT_CHECK_MARGIN_MS = 60_000;
+
+export interface CreatePayoutInput {
+  scope: MerchantScope;
+  request: CreatePayoutRequest;
+  merchantKey: string | undefined; // the key the request authenticated with
+  clientIp: string | null;
+  afterStored(): Promise<void>; // runs once the payout and its reservation exist, before the adapter call (Idempotency-Key commit)
+}
+
+export interface CreatedPayout {
+  payout: PaymentRow;
+  gatewayAlias: string;
+}
+
+// spec 2.4 and 4: the amount plus commission is reserved from `available` with the payout row (one transaction;
+// 422 insufficient_balance and nothing stored when it is not there), then the adapter's /payout is called outside
+// any transaction and its answer applied by the payout rejection rule.
+export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInput): Promise<CreatedPayout> {
+  const { context } = deps;
+  const db = context.database.db;
+  const { scope, request } = input;
+  if (!context.config.allowPrivateCallbacks) await assertPublicCallbackUrl(request.callbackUrl);
+  const gateway = await resolveGateway(context, scope.merchantId, scope.environment);
+  const method = methodSettingsOf(gateway.settings, 'payout');
+  const unansweredCheckDueAt = new Date(Date.now() + (method.responseTimeoutS + method.finalWaitingS) * 1000 + UNANSWERED_PAYOUT_CHECK_MARGIN_MS);
+  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway), unansweredCheckDueAt);
+  await input.afterStored();
+  const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
+  const adapterRequest = buildPayoutRequest(context.config.publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
+  const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000);
+  const settled = await applyPayoutAnswer(db, payout.id, {
+    ...call,
+    request: adapterRequest,
+    settings: gateway.settings,
+    sensitive: { panDigits: request.panDigits },
+    nextCheckDueAt: new Date(Date.now() + method.finalWaitingS * 1000),
+  });
+  return { payout: settled, gatewayAlias: gateway.alias };
+}
+
+function newPayoutRow(scope: MerchantScope, request: CreatePayoutRequest, gateway: ResolvedGateway): PayoutInsert {
+  return {
+    token: randomHex(PAYOUT_TOKEN_BYTES),
+    merchantId: scope.merchantId,
+    environment: scope.environment,
+    product: `Payout ${request.orderNumber}`,
+    amountMinor: request.amountMinor,
+    currency: request.currency,
+    gatewayAmountMinor: request.amountMinor,
+    gatewayCurrency: request.currency,
+    callbackUrl: request.callbackUrl,
+    orderNumber: request.orderNumber,
+    locale: 'en',
+    cardMask: request.panDigits === null ? null : maskPan(request.panDigits),
+    customer: storedPayoutCustomer(request.customer),
+    bankAccount: request.bankAccount,
+    gatewayId: gateway.gatewayId,
+    gatewayAlias: gateway.alias,
+  };
+}
+
+// The payout row and its reservation, together or not at all: parallel payouts on one balance serialize on the
+// balance row inside postLedger, so they can never overdraw it.
+async function reservePayout(db: Db, row: PayoutInsert, unansweredCheckDueAt: Date): Promise<PaymentRow> {
+  try {
+    return await db.transaction(async (tx) => {
+      const payout = await insertPayout(tx, row, unansweredCheckDueAt);
+      const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
+      await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
+      return payout;
+    });
+  } catch (error) {
+    if (!(error instanceof InsufficientBalanceError)) throw error;
+    const message = `the available ${error.currency} balance does not cover the payout: it needs ${error.neededMinor} (amount plus commission, minor units)`;
+    throw new ApiError('insufficient_balance', 422, message, [{ code: 'insufficient_balance', field: 'amount', message }]);
+  }
+}
+
+interface PayoutAnswer {
+  answer: AdapterAnswer;
+  url: string;
+  durationS: number;
+  request: PayoutRequest;
+  settings: GatewaySettings;
+  sensitive: SensitiveCardData;
+  nextCheckDueAt: Date; // when a payout left open (pending, processing) is asked about next
+}
+
+// One transaction under the payout's row lock: the rule decides (domain), the status moves through transitionPayment
+// (which posts payout_sent or payout_released), and the work it causes is queued.
+async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): Promise<PaymentRow> {
+  const outcome = interpretAdapterAnswer(sent.answer);
+  const decision = decidePayoutOutcome(sent.answer, outcome, { declinePayoutOnRequestError: sent.settings.decline_payout_on_request_error === true });
+  const logs = answerLogs(sent, outcome, decision);
+  return db.transaction(async (tx) => {
+    const current = await lockPayment(tx, payoutId);
+    if (!current) throw new Error(`payout ${payoutId} vanished`);
+    const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
+    const changes = isFinal(current.status) && transition === null ? {} : detailChanges(outcome, sent.sensitive);
+    let payout = current;
+    if (transition) {
+      const declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
+      const moved = await transitionPayment(tx, current.id, transition, { ...changes, declineReason });
+      if (!moved) throw new Error(`payout ${current.id} left ${transition.from} while its row was locked`);
+      payout = moved;
+    } else if (Object.keys(changes).length > 0) {
+      payout = await updatePayment(tx, current.id, changes);
+    }
+    await insertPaymentLogs(tx, current.id, logs);
+    if (transition?.final) await queueFinalWork(tx, current.id);
+    else if (transition) await rescheduleStatusCheck(tx, current.id, sent.nextCheckDueAt);
+    return payout;
+  });
+}
+
+// What the provider reports beside the status: its transaction id and details, card data masked.
+function detailChanges(outcome: AdapterOutcome, sensitive: SensitiveCardData): PaymentChanges {
+  const changes: PaymentChanges = {};
+  if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
+  if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, sensitive);
+  if (outcome.providerResponseData) changes.providerResponseData = maskCardData(outcome.providerResponseData, sensitive);
+  return changes;
+}
+
+// The request as sent and the answer as received (redacted: the PAN masked, keys removed), the adapter's own logs,
+// and, when the request failed, how the rule treated it.
+function answerLogs(sent: PayoutAnswer, outcome: AdapterOutcome, decision: PayoutDecision): PaymentLogInput[] {
+  const { answer } = sent;
+  const ownLog = {
+    kind: 'payout',
+    request: { url: sent.url, body: sent.request },
+    status: answer.kind === 'http_error' ? answer.statusCode : 200,
+    response: answer.kind === 'response' ? answer.body : answer,
+    duration: sent.durationS,
+  };
+  const logs = [ownLog, ...outcome.logs].map((entry) => ({ kind: 'payout', entry: redactForLog(entry, sent.sensitive) }));
+  if (decision.requestError === null) return logs;
+  const rule = {
+    request_error: decision.requestError,
+    decline_payout_on_request_error: sent.settings.decline_payout_on_request_error === true,
+    decided: decision.status,
+    reason: 'spec 4: a payout request error rejects the payout only when the gateway sets decline_payout_on_request_error',
+  };
+  return [...logs, { kind: 'payout_request_error', entry: redactForLog(rule, sent.sensitive) }];
+}

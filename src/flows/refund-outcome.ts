@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
+import { chargeOf, refundReleased, refundSent } from '../domain/ledger-postings.ts';
+import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
+import { redactForLog } from '../lib/redact.ts';
+import type { Db } from '../store/database.ts';
+import { postLedger } from '../store/ledger-repo.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+import { enqueue, finishOpenWork, insertPaymentLogs, lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
+import {
+  changeRefundedMinor,
+  closeRefundChecks,
+  countRefundsOfPayment,
+  finishRefund,
+  lockRefund,
+  setRefundGatewayToken,
+  type FinalRefundStatus,
+  type RefundRow,
+} from '../store/refunds-repo.ts';
+
+// The payment is refunded once its last captured unit is: no ledger posting of its own (postingForTransition gives
+// none for approved → refunded), each refund posted what it moved.
+const APPROVED_TO_REFUNDED = decideTransition('approved', 'refunded', NO_FINAL_CHANGE);
+
+// An adapter's answer about a refund, in one transaction under the payment's and the refund's row locks:
+//   approved  the hold goes to the customer and the commission to fees (refund_sent); the payment becomes refunded
+//             when its refunds took everything it captured and none is still pending;
+//   declined  the hold goes back to available (refund_released) and the payment counts the amount as refundable again;
+//   pending   (the adapter said so, or did not answer: a timeout, a network error, a reply we cannot read) nothing
+//             moves; the refund's check (workers/refund-checker.ts) asks again.
+// A final status notifies the merchant (type refund). An answer about a refund that is already final only adds its
+// logs: a refund is settled once.
+export async function applyRefundOutcome(
+  db: Db,
+  refund: Pick<RefundRow, 'id' | 'paymentId'>,
+  outcome: AdapterOutcome,
+  logs: readonly unknown[],
+): Promise<RefundRow> {
+  return db.transaction(async (tx) => {
+    const payment = await lockPayment(tx, refund.paymentId);
+    const current = await lockRefund(tx, refund.id);
+    if (!payment || !current) throw new Error(`refund ${refund.id} of payment ${refund.paymentId} not found`);
+    await insertPaymentLogs(
+      tx,
+      payment.id,
+      logs.map((entry) => ({ kind: 'refund', entry: redactForLog(entry) })),
+    );
+    if (current.status !== 'pending') return current;
+    if (outcome.status === 'pending') {
+      if (outcome.gatewayToken === null) return current;
+      await setRefundGatewayToken(tx, current.id, outcome.gatewayToken);
+      return { ...current, gatewayToken: outcome.gatewayToken };
+    }
+    return settleRefund(tx, payment, current, outcome.status, { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason });
+  });
+}
+
+async function settleRefund(
+  tx: Tx,
+  payment: PaymentRow,
+  refund: RefundRow,
+  status: FinalRefundStatus,
+  answer: { gatewayToken: string | null; declineReason: string | null },
+): Promise<RefundRow> {
+  const declineReason = status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null;
+  const finished = await finishRefund(tx, refund.id, status, { gatewayToken: answer.gatewayToken, declineReason });
+  if (!finished) throw new Error(`refund ${refund.id} left pending while its row was locked`);
+  const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
+  const scope = { merchantId: refund.merchantId, environment: refund.environment };
+  const refs = { paymentId: payment.id, refundId: refund.id };
+  if (status === 'approved') {
+    await postLedger(tx, scope, refundSent(charge), refs);
+    await markRefundedWhenComplete(tx, payment);
+  } else {
+    await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
+    await postLedger(tx, scope, refundReleased(charge), refs);
+  }
+  await closeRefundChecks(tx, refund);
+  await enqueue(tx, { topic: 'notification', paymentId: payment.id, refundId: refund.id, dueAt: new Date(), eventId: randomUUID() });
+  return finished;
+}
+
+// approved → refunded when the refunds took all it captured and every one of them is approved; the payment's own
+// final status is notified too (type pay, status refunded).
+async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow): Promise<void> {
+  if (payment.status !== 'approved' || payment.capturedMinor === null || payment.refundedMinor < payment.capturedMinor) return;
+  if ((await countRefundsOfPayment(tx, payment.id, 'pending')) > 0) return;
+  const moved = await transitionPayment(tx, payment.id, APPROVED_TO_REFUNDED);
+  if (!moved) throw new Error(`payment ${payment.id} left approved while its row was locked`);
+  await finishOpenWork(tx, payment.id, 'status_check');
+  await enqueue(tx, { topic: 'notification', paymentId: payment.id, dueAt: new Date(), eventId: randomUUID() });
+}

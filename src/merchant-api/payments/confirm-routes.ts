@@ -1,0 +1,121 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { cancelPaymentDetail } from '../../flows/cancel-payment.ts';
+import { confirmPaymentDetail, declinePaymentDetail, type MerchantPaymentCall } from '../../flows/two-step.ts';
+import { commitIdempotentRequest } from '../idempotency.ts';
+import { presentDetail } from './present.ts';
+import { PaymentEnvelope, TokenParams } from './responses.ts';
+
+const security = [{ merchantKey: [] }];
+const tags = ['payments'];
+
+// Unknown keys are refused: a misspelt amount must not capture the whole authorization.
+const ConfirmBody = Type.Object(
+  {
+    amount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'minor units to capture, at most the authorized amount; absent: the whole authorized amount',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'no fields; the body may be left out' });
+
+const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    result: Type.Literal(1),
+    status: Type.Integer({ description: 'the HTTP status again' }),
+    errors: Type.Array(
+      Type.Object({
+        code: Type.String({
+          description:
+            'not_found; invalid_state (409: the payment is not in a status this operation applies to; the message names its status); invalid_amount (422: above the authorized amount); adapter_declined (422: the adapter refused, its reason in the message; the payment stays authorized); adapter_unavailable (502, or 504 on a timeout: the adapter did not do it; the payment stays authorized, try again); invalid_field, unknown_field, unauthorized, idempotency_key_reused, …',
+        }),
+        message: Type.String(),
+        field: Type.Optional(Type.String()),
+      }),
+    ),
+  },
+  { description: 'a failure; the payment is as it was' },
+);
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
+const adapterErrors = { 502: ErrorEnvelope, 504: ErrorEnvelope };
+
+const IDEMPOTENCY = 'Idempotency-Key is supported (same key and body: the first answer again).';
+
+// Two-step payments (needConfirmation) and cancel: spec section 4 names these routes without their shapes.
+export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const deps = { context: app.payrail, adapterClient: app.payrail.adapterClient };
+  const envelope = (detail: { payment: Parameters<typeof presentDetail>[0]; logs: Parameters<typeof presentDetail>[1] }) => ({
+    success: true as const,
+    errors: [],
+    status: 200,
+    payment: presentDetail(detail.payment, detail.logs),
+  });
+  const merchantCall = (request: FastifyRequest<{ Params: { token: string } }>): MerchantPaymentCall => ({
+    scope: request.merchant!,
+    token: request.params.token,
+    // the adapter is about to be asked: this key's outcome is stored from here on, whatever it is
+    beforeAdapterCall: () => commitIdempotentRequest(request),
+  });
+
+  // These POSTs may come without a body: it then reads as {} (validated as such, and digested so by Idempotency-Key).
+  routes.addHook('preValidation', async (request) => {
+    if (request.body === undefined) request.body = {};
+  });
+
+  routes.post(
+    '/api/v1/payments/:token/confirm',
+    {
+      schema: {
+        summary: 'Capture an authorized two-step payment, wholly or in part',
+        description: `The payment must be authorized (created with needConfirmation: true and approved by the provider). The adapter's confirm_request captures the amount; the payment becomes approved with captured_amount set, and the ledger credits the captured amount less commission. Confirming a payment this same capture already approved answers it again without calling the adapter; any other status is 409 invalid_state. The adapter's refusal is 422 adapter_declined and a missing answer 502/504 adapter_unavailable: the payment stays authorized. ${IDEMPOTENCY}`,
+        tags,
+        security,
+        params: TokenParams,
+        body: ConfirmBody,
+        response: { 200: PaymentEnvelope, ...errors, ...adapterErrors },
+      },
+    },
+    async (request) => envelope(await confirmPaymentDetail(deps, merchantCall(request), request.body.amount ?? null)),
+  );
+
+  routes.post(
+    '/api/v1/payments/:token/decline',
+    {
+      schema: {
+        summary: 'Void an authorized two-step payment',
+        description: `The adapter's decline_request releases the authorization; the payment becomes declined ("declined by the merchant") and nothing reaches the ledger. Declining a payment the merchant already declined answers it again without calling the adapter; any other status is 409 invalid_state. The adapter's refusal is 422 adapter_declined and a missing answer 502/504 adapter_unavailable: the payment stays authorized. ${IDEMPOTENCY}`,
+        tags,
+        security,
+        params: TokenParams,
+        body: EmptyBody,
+        response: { 200: PaymentEnvelope, ...errors, ...adapterErrors },
+      },
+    },
+    async (request) => envelope(await declinePaymentDetail(deps, merchantCall(request))),
+  );
+
+  routes.post(
+    '/api/v1/payments/:token/cancel',
+    {
+      schema: {
+        summary: 'Cancel a payment nobody has paid yet',
+        description: `Only a payment in init (no card data submitted, nothing sent to a gateway) can be cancelled: it becomes cancelled, final ("cancelled by the merchant"), the merchant's callbackUrl is notified and its hosted page shows it cancelled. No adapter is called. Cancelling a payment the merchant already cancelled answers it again; any other status is 409 invalid_state. ${IDEMPOTENCY}`,
+        tags,
+        security,
+        params: TokenParams,
+        body: EmptyBody,
+        response: { 200: PaymentEnvelope, ...errors },
+      },
+    },
+    async (request) => envelope(await cancelPaymentDetail(app.payrail.database.db, request.merchant!, request.params.token)),
+  );
+}

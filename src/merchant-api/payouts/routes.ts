@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { createPayout, type CreatePayoutRequest } from '../../flows/payouts.ts';
+import { bearerToken } from '../../lib/bearer.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { commitIdempotentRequest } from '../idempotency.ts';
+import { presentCreatedPayout } from './present.ts';
+import { CreatePayoutBody, CreatePayoutResponse, ErrorEnvelope } from './schemas.ts';
+import { createPayoutValidator } from './validate-payout.ts';
+
+const security = [{ merchantKey: [] }];
+
+export async function payoutRoutes(app: FastifyInstance): Promise<void> {
+  const { config, currencies } = app.payrail;
+  const validateCreate = createPayoutValidator({ currencies });
+
+  // Not typed by the provider: the validator normalizes the body into a CreatePayoutRequest (validate-payout.ts).
+  app.post(
+    '/api/v1/payouts',
+    {
+      schema: {
+        summary: 'Create a payout to a card, a phone number (sbp) or a bank account (spec 2.4)',
+        description:
+          'Reserves amount + commission from the available balance of the currency (422 insufficient_balance otherwise: nothing is stored or sent), then sends the payout to the gateway adapter. Idempotency-Key is supported.',
+        tags: ['payouts'],
+        security,
+        body: CreatePayoutBody,
+        response: {
+          200: CreatePayoutResponse,
+          400: ErrorEnvelope,
+          401: ErrorEnvelope,
+          403: ErrorEnvelope,
+          409: ErrorEnvelope,
+          422: ErrorEnvelope,
+          429: ErrorEnvelope,
+        },
+      },
+      validatorCompiler: () => (body: unknown) => {
+        const outcome = validateCreate(body);
+        if (outcome.ok) return { value: outcome.request };
+        return { error: new ApiError('invalid_field', 422, 'the request body breaks the rules of spec 2.4', outcome.errors) };
+      },
+    },
+    async (request) => {
+      const created = await createPayout(
+        { context: app.payrail, adapterClient: app.payrail.adapterClient },
+        {
+          scope: request.merchant!,
+          request: request.body as CreatePayoutRequest,
+          merchantKey: bearerToken(request) ?? undefined,
+          clientIp: request.ip,
+          // the payout and its reservation exist: this key's outcome is stored from here on, never released
+          afterStored: () => commitIdempotentRequest(request),
+        },
+      );
+      return presentCreatedPayout(config.publicUrl, created.payout, created.gatewayAlias);
+    },
+  );
+}

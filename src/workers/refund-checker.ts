@@ -1,0 +1,73 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { GatewaySettings } from '../contract/adapter-contract.ts';
+import { pendingOutcome } from '../domain/adapter-outcome.ts';
+import { delayBeforeAttemptSeconds, parseTimeRates, TimeRatesError, type TimeRateRule } from '../domain/status-check-schedule.ts';
+import { gatewayOfPayment } from '../flows/gateways.ts';
+import type { ProcessingDeps } from '../flows/process-payment.ts';
+import { applyRefundOutcome } from '../flows/refund-outcome.ts';
+import { sendRefund } from '../flows/refund-send.ts';
+import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
+import { findRefundById, type RefundRow } from '../store/refunds-repo.ts';
+import { nextAfterFailure } from './failed-work.ts';
+
+// How a pending refund settles: its check re-sends the same /refund (same refund.token and amount) to the payment's
+// gateway. The contract makes a repeat of a refund token report that refund and never refund twice (the sandbox keeps
+// a record per token), so this one call covers both cases a pending refund is in: the first request never reached
+// the provider (it is made now) or its answer was lost or pending (the provider reports it). /status is not used: it
+// reports a payment, not a refund, and cannot ask about a refund that never reached the provider.
+//
+// Checks follow the gateway's status_checker_time_rates. After REFUND_CHECK_ATTEMPTS_MAX of them (with the default
+// rates, about four hours) a refund still pending is declined with the reason and its hold goes back to available:
+// an operator reconciles it with the provider should the provider refund it later.
+export const REFUND_CHECK_ATTEMPTS_MAX = 50;
+
+export async function runRefundChecks(deps: ProcessingDeps, batch: OutboxRow[], log: FastifyBaseLogger): Promise<void> {
+  const db = deps.context.database.db;
+  await Promise.all(
+    batch.map(async (work) => {
+      try {
+        await runRefundCheck(deps, work);
+      } catch (error) {
+        log.error({ err: error, outboxId: work.id, topic: 'refund_check' }, 'outbox work failed');
+        const next = nextAfterFailure(work, error);
+        await (next.done ? completeWork(db, work.id, next.lastError) : rescheduleWork(db, work.id, next.dueAt, next.lastError)).catch(() => {});
+      }
+    }),
+  );
+}
+
+async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow): Promise<void> {
+  const db = deps.context.database.db;
+  const refund = work.refundId === null ? null : await findRefundById(db, work.refundId);
+  if (refund?.status !== 'pending') return completeWork(db, work.id);
+  const payment = await findPaymentById(db, refund.paymentId);
+  const gateway = payment && (await gatewayOfPayment(deps.context, payment));
+  if (!payment || !gateway) {
+    await giveUp(deps, refund, 'the gateway of the payment no longer exists, so the refund cannot be confirmed');
+    return completeWork(db, work.id, 'no gateway to ask');
+  }
+  const settled = await sendRefund(deps, refund, payment, gateway);
+  if (settled.status !== 'pending') return completeWork(db, work.id);
+  if (work.attempts >= REFUND_CHECK_ATTEMPTS_MAX) {
+    await giveUp(deps, refund, `the gateway did not confirm the refund after ${work.attempts} checks`);
+    return completeWork(db, work.id, 'refund checks exhausted');
+  }
+  const nextDueAt = new Date(Date.now() + delayBeforeAttemptSeconds(timeRatesOf(gateway.settings), work.attempts) * 1000);
+  await rescheduleWork(db, work.id, nextDueAt, 'the refund is still pending');
+}
+
+// Declines a refund nobody could confirm: the hold goes back to available and the merchant is told why.
+async function giveUp(deps: ProcessingDeps, refund: RefundRow, reason: string): Promise<void> {
+  const outcome = { ...pendingOutcome(null), status: 'declined' as const, declineReason: reason };
+  await applyRefundOutcome(deps.context.database.db, refund, outcome, [{ kind: 'refund', response: `declined by Payrail: ${reason}` }]);
+}
+
+// A schedule stored before schedules were checked falls back to the default rather than stopping the checks.
+function timeRatesOf(settings: GatewaySettings): TimeRateRule[] {
+  try {
+    return parseTimeRates(settings.gateway_settings.status_checker_time_rates);
+  } catch (error) {
+    if (error instanceof TimeRatesError) return parseTimeRates(undefined);
+    throw error;
+  }
+}
