@@ -7,6 +7,7 @@ import { postgresVersion } from './lib/bench-databases.ts';
 import { CleanupStack } from './lib/cleanup.ts';
 import { h2hWorkload, startNotificationReceiver, type NotificationReceiver } from './lib/h2h.ts';
 import { CREATE_WORKLOAD, measureTarget, type Workload } from './lib/measure.ts';
+import { payoutWorkload, refundWorkload } from './lib/money-movements.ts';
 import {
   consoleTable,
   H2H_TARGETS,
@@ -24,11 +25,18 @@ import { readSettings, type ScenarioName } from './lib/settings.ts';
 const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const cleanup = new CleanupStack();
-const ROW_OF_SCENARIO: Readonly<Record<ScenarioName, RowName>> = { create: 'payrail', h2h: 'payrail-h2h' };
+const ROW_OF_SCENARIO: Readonly<Record<ScenarioName, RowName>> = {
+  create: 'payrail',
+  h2h: 'payrail-h2h',
+  refund: 'payrail-refund',
+  payout: 'payrail-payout',
+};
 
 function workloadOf(scenario: ScenarioName, receiver: NotificationReceiver | null): Workload {
   if (scenario === 'create') return CREATE_WORKLOAD;
-  if (receiver === null) throw new Error('the H2H scenario needs the notification receiver');
+  if (receiver === null) throw new Error(`the ${scenario} scenario needs the notification receiver`);
+  if (scenario === 'refund') return refundWorkload(receiver.url);
+  if (scenario === 'payout') return payoutWorkload(receiver.url);
   return h2hWorkload(receiver);
 }
 
@@ -50,7 +58,7 @@ async function main(): Promise<number> {
     print(`1-minute load average ${context.loadAverageAtStart.toFixed(2)} on ${context.cores} cores: other work is running and will skew the figures`);
   }
   // One receiver for the whole run; each H2H measurement counts what arrives during its own measured run.
-  const receiver = settings.scenarios.includes('h2h') ? await startNotificationReceiver(cleanup) : null;
+  const receiver = settings.scenarios.some((scenario) => scenario !== 'create') ? await startNotificationReceiver(cleanup) : null;
   const measurements: Measurement[] = [];
   for (const engine of settings.engines) {
     // One after the other, never together: each server has the machine to itself.
@@ -70,10 +78,10 @@ async function main(): Promise<number> {
   print('');
   print(consoleTable(measurements));
   print('');
-  for (const row of ['payrail', 'payrail-h2h'] as const) {
+  for (const row of ['payrail', 'payrail-h2h', 'payrail-refund', 'payrail-payout'] as const) {
     const ratio = ratioFor(measurements, 'postgres', row);
-    const target = row === 'payrail' ? TARGET_RATIO_MIN : H2H_TARGETS.ratioMin;
-    if (ratio !== null) print(`${row}/baseline on PostgreSQL: ${ratio.toFixed(2)} (target ≥ ${target.toFixed(2)})`);
+    const target = row === 'payrail' ? TARGET_RATIO_MIN : row === 'payrail-h2h' ? H2H_TARGETS.ratioMin : null;
+    if (ratio !== null) print(`${row}/baseline on PostgreSQL: ${ratio.toFixed(2)}${target === null ? '' : ` (target ≥ ${target.toFixed(2)})`}`);
   }
   for (const { engine, row, notificationsReceived } of measurements) {
     if (notificationsReceived !== null) print(`${engine} ${row}: ${notificationsReceived} notifications received during the measured run`);

@@ -11,6 +11,7 @@ interface AutocannonOptions {
   timeout: number; // seconds, per request
   tlsOptions: { ca: string }; // autocannon always sets rejectUnauthorized: false itself
   verifyBody?: (body: string) => boolean; // called with every complete response; false counts a mismatch
+  requests?: { method: 'POST'; setupRequest: (request: { body?: string }) => { body?: string } }[];
 }
 
 interface Histogram {
@@ -43,6 +44,7 @@ export interface LoadPlan {
   ca: string;
   // Judges every response body, whatever its status code; see LoadFigures.unexpected2xx.
   expectedBody?: (body: string) => boolean;
+  nextBody?: () => string; // a new body for every request (refunds of different payments); `body` otherwise
 }
 
 export interface LoadFigures {
@@ -60,6 +62,11 @@ export interface LoadFigures {
 // (p99 shows it), not failure; a request still unanswered after 30 s counts as an error.
 const REQUEST_TIMEOUT_S = 30;
 
+function nextBodyOf(plan: LoadPlan): () => string {
+  if (!plan.nextBody) throw new Error('the plan has no body generator');
+  return plan.nextBody;
+}
+
 export async function runLoad(plan: LoadPlan): Promise<LoadFigures> {
   const result = await new Promise<AutocannonResult>((resolve, reject) => {
     autocannon(
@@ -73,6 +80,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadFigures> {
         timeout: REQUEST_TIMEOUT_S,
         tlsOptions: { ca: plan.ca },
         ...(plan.expectedBody ? { verifyBody: plan.expectedBody } : {}),
+        ...(plan.nextBody ? { requests: [{ method: 'POST' as const, setupRequest: (request) => ({ ...request, body: nextBodyOf(plan)() }) }] } : {}),
       },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );

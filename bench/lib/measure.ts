@@ -31,9 +31,20 @@ export const PAYMENT_BODY_A = JSON.stringify({
 // What the load sends and what it expects back.
 export interface Workload {
   scenario: ScenarioName;
+  path?: string; // /api/v1/payments when absent
   body: string;
   expectedBody?: (body: string) => boolean; // refused 2xx bodies are counted (LoadFigures.unexpected2xx)
   notificationCount?: () => number; // read before and after the measured run
+  // Runs once the server is up, before the warm-up (e.g. approved payments to refund); returns a generator of
+  // per-request bodies, or null to send `body` every time.
+  seed?: (session: ServerSession) => Promise<(() => string) | null>;
+}
+
+// The running server, as a seed sees it.
+export interface ServerSession {
+  url: string;
+  agent: ServerProcess['agent'];
+  merchantKey: string;
 }
 
 export const CREATE_WORKLOAD: Workload = { scenario: 'create', body: PAYMENT_BODY_A };
@@ -144,10 +155,12 @@ export async function measureTarget(target: Target, settings: Settings, cleanup:
   try {
     let firstUnexpectedBody: string | null = null;
     const expectedBody = workload.expectedBody;
+    const nextBody = workload.seed ? await workload.seed({ url: started.running.url, agent: started.running.agent, merchantKey: started.merchantKey }) : null;
     const plan = {
-      url: `${started.running.url}/api/v1/payments`,
+      url: `${started.running.url}${workload.path ?? '/api/v1/payments'}`,
       headers: { authorization: `Bearer ${started.merchantKey}`, 'content-type': 'application/json' },
       body: workload.body,
+      ...(nextBody ? { nextBody } : {}),
       connections: settings.connections,
       ca: started.ca,
       ...(expectedBody

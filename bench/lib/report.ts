@@ -3,8 +3,9 @@ import type { Measured } from './measure.ts';
 
 export type EngineName = 'postgres' | 'pglite';
 export type ServerName = 'baseline' | 'payrail';
-// A row of the table: the baseline, Payrail creating a payment, Payrail running an approved H2H payment.
-export type RowName = 'baseline' | 'payrail' | 'payrail-h2h';
+// A row of the table: the baseline, Payrail creating a payment, running an approved H2H payment, refunding part of
+// an approved payment, paying out to a card.
+export type RowName = 'baseline' | 'payrail' | 'payrail-h2h' | 'payrail-refund' | 'payrail-payout';
 
 export interface Measurement extends Measured {
   engine: EngineName;
@@ -32,15 +33,15 @@ const SECTION_END = '<!-- bench:payments-create:end -->';
 const HEADER = [
   'engine',
   'server',
-  'payments/s',
+  'requests/s',
   'p50 ms',
   'p99 ms',
   'non-2xx',
   'errors',
   'not approved',
   'Payrail/baseline',
-  'server CPU µs/payment',
-  'PG CPU µs/payment',
+  'server CPU µs/request',
+  'PG CPU µs/request',
 ];
 const optionalFigure = (value: number | null) => (value === null ? '' : value.toFixed(0));
 
@@ -152,11 +153,20 @@ const H2H_NOTE =
   'sets `PAYRAIL_ALLOW_PRIVATE_CALLBACKS=true` (the receiver is on 127.0.0.1) and raises the per-key and per-address ' +
   'rate limits above the load (they still count every request).';
 
+const MONEY_NOTE =
+  '`payrail-refund`: `POST /api/v1/refunds` refunding 100 minor units of one of 400 approved payments of 1,000,000 in ' +
+  'turn (seeded before the warm-up through Host-to-Host sandbox payments); each refund locks its payment, reserves ' +
+  'amount and commission from the balance, calls the sandbox `/refund` over HTTPS and records the answer with its ' +
+  'ledger posting and notification; an answer other than `refund.status` approved counts as a failure. ' +
+  '`payrail-payout`: `POST /api/v1/payouts` of 100 minor units to the sandbox payout card 5555 5555 5555 4444 from a ' +
+  'balance seeded by 40 approved payments; each payout reserves from `available` (refused if not there), calls the ' +
+  'sandbox `/payout` and posts the hold to the payout account; an answer other than `payment.status` approved is a failure.';
+
 export function resultsSection(context: RunContext, measurements: readonly Measurement[]): string {
   const notifications = notificationLines(measurements);
   return [
     SECTION_START,
-    '## Payment create (variant A) and Host-to-Host approved payments',
+    '## Payment create (variant A), Host-to-Host approved payments, refunds and payouts',
     '',
     `- Date: ${context.date}`,
     `- Machine: ${context.cpuModel}, ${context.cores} cores; Node ${context.nodeVersion}; ` +
@@ -166,7 +176,8 @@ export function resultsSection(context: RunContext, measurements: readonly Measu
     `- Load: autocannon, HTTPS, ${context.connections} connections, ${context.durationS} s per server ` +
       `after a ${context.warmupS} s warm-up that is not counted; \`POST /api/v1/payments\` with a variant A body ` +
       '(redirect flow, answered `init`) for `baseline` and `payrail`, and with that body plus the sandbox card ' +
-      '4242 4242 4242 4242 and customer data for `payrail-h2h` (answered `approved`)',
+      '4242 4242 4242 4242 and customer data for `payrail-h2h` (answered `approved`); `payrail-refund` and ' +
+      '`payrail-payout` as below',
     '',
     markdownTable(measurements),
     '',
@@ -175,6 +186,7 @@ export function resultsSection(context: RunContext, measurements: readonly Measu
     '',
     BASELINE_NOTE,
     ...(measurements.some((measurement) => measurement.row === 'payrail-h2h') ? ['', H2H_NOTE] : []),
+    ...(measurements.some((measurement) => measurement.row === 'payrail-refund' || measurement.row === 'payrail-payout') ? ['', MONEY_NOTE] : []),
     SECTION_END,
   ].join('\n');
 }

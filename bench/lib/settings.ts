@@ -5,9 +5,10 @@ const DURATION_S_DEFAULT = 10;
 const WARMUP_S_DEFAULT = 2;
 const SETTING_MAX = 3_600;
 const ENGINES_ALL: readonly EngineName[] = ['postgres', 'pglite'];
-// create: variant A, redirect flow (answers init); h2h: Host-to-Host with a card the sandbox approves at once.
-export type ScenarioName = 'create' | 'h2h';
-const SCENARIOS_ALL: readonly ScenarioName[] = ['create', 'h2h'];
+// create: variant A, redirect flow (answers init); h2h: Host-to-Host with a card the sandbox approves at once;
+// refund: partial refunds of approved payments; payout: card payouts the sandbox approves at once.
+export type ScenarioName = 'create' | 'h2h' | 'refund' | 'payout';
+const SCENARIOS_ALL: readonly ScenarioName[] = ['create', 'h2h', 'refund', 'payout'];
 
 export interface Settings {
   connections: number; // BENCH_CONNECTIONS
