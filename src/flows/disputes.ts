@@ -82,8 +82,9 @@ export async function openDispute(deps: DisputeDeps, scope: MerchantScope, reque
         },
         documents,
       );
-      await postLedger(tx, scope, disputeHeld(dispute.amountMinor, dispute.currency), { paymentId: payment.id, disputeId: dispute.id });
       await enqueue(tx, { topic: 'notification', paymentId: payment.id, disputeId: dispute.id, dueAt: new Date(), eventId: randomUUID() });
+      // last: it locks the merchant's balance rows until the commit
+      await postLedger(tx, scope, disputeHeld(dispute.amountMinor, dispute.currency), { paymentId: payment.id, disputeId: dispute.id });
       return { ...dispute, paymentToken: payment.token };
     });
   } catch (error) {

@@ -68,15 +68,12 @@ async function settleRefund(
   const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
   const scope = { merchantId: refund.merchantId, environment: refund.environment };
   const refs = { paymentId: payment.id, refundId: refund.id };
-  if (status === 'approved') {
-    await postLedger(tx, scope, refundSent(charge), refs);
-    await markRefundedWhenComplete(tx, payment);
-  } else {
-    await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
-    await postLedger(tx, scope, refundReleased(charge), refs);
-  }
+  if (status === 'approved') await markRefundedWhenComplete(tx, payment);
+  else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
   await closeRefundChecks(tx, refund);
   await enqueue(tx, { topic: 'notification', paymentId: payment.id, refundId: refund.id, dueAt: new Date(), eventId: randomUUID() });
+  // last: it locks the merchant's balance rows until the commit
+  await postLedger(tx, scope, status === 'approved' ? refundSent(charge) : refundReleased(charge), refs);
   return finished;
 }
 

@@ -58,8 +58,8 @@ async function reserveRefund(db: Db, paymentId: number, requestedMinor: number |
       const refund = await insertRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms });
       await changeRefundedMinor(tx, payment.id, amountMinor);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
-      await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id });
       await enqueue(tx, { topic: 'refund_check', paymentId: payment.id, refundId: refund.id, dueAt: firstCheckAt });
+      await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // last: it locks the balance
       return refund;
     });
   } catch (error) {
