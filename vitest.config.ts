@@ -6,8 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most integration files wait on PostgreSQL, sockets and timers rather than the CPU: four files at a
-    // time keep two cores busy.
-    maxWorkers: 4,
+    // Most integration files wait on PostgreSQL, sockets, browsers and timers (a 70 s slow adapter, server
+    // processes starting) rather than the CPU: six files at a time keep two cores busy.
+    maxWorkers: 6,
   },
 });
