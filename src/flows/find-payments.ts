@@ -1,6 +1,7 @@
 import { ApiError } from '../lib/errors.ts';
+import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
 import type { Db } from '../store/database.ts';
-import { findPaymentByToken, listPayments, type MerchantScope, type PaymentListPosition, type PaymentRow } from '../store/payments-repo.ts';
+import { findPaymentByToken, listPayments, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Above this many matching rows the list reports the bound with totalCountExact: false.
@@ -42,7 +43,7 @@ export interface PaymentListResult {
 export async function findPayments(db: Db, scope: MerchantScope, query: PaymentListQuery): Promise<PaymentListResult> {
   const { createdFrom, createdBefore } = dayRange(query.dateFrom, query.dateTo);
   assertPageDepth(query);
-  const after = query.cursor === null ? null : decodeCursor(query.cursor);
+  const after = query.cursor === null ? null : decodeListCursor(query.cursor);
   if (after && query.page !== 1) {
     throw new ApiError('invalid_field', 422, 'page and cursor cannot be combined', [
       { code: 'invalid_field', field: 'page', message: 'must be 1 (or absent) with a cursor: the cursor already says where the page starts' },
@@ -70,7 +71,7 @@ export async function findPayments(db: Db, scope: MerchantScope, query: PaymentL
     page: query.page,
     perPage: query.perPage,
     pageCount: Math.ceil(total / query.perPage),
-    nextCursor: found.next && encodeCursor(found.next),
+    nextCursor: found.next && encodeListCursor(found.next),
   };
 }
 
@@ -102,28 +103,4 @@ function parseDay(text: string, field: string): Date {
     ]);
   }
   return day;
-}
-
-// The cursor is opaque to clients: base64url of "<created_at with microseconds> <id>" of the last row shown.
-const CURSOR_TEXT_PATTERN = /^((?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})(\d{3})Z ([1-9]\d{0,15})$/;
-const BASE64URL_PATTERN = /^[A-Za-z0-9_-]+$/;
-
-function encodeCursor(position: PaymentListPosition): string {
-  return Buffer.from(`${position.createdAt} ${position.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): PaymentListPosition {
-  const text = BASE64URL_PATTERN.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
-  const match = CURSOR_TEXT_PATTERN.exec(text);
-  if (match) {
-    const [, milliseconds = '', microseconds = '', idText = ''] = match;
-    const position = { createdAt: `${milliseconds}${microseconds}Z`, id: Number(idText) };
-    const instant = new Date(`${milliseconds}Z`);
-    const realInstant = !Number.isNaN(instant.getTime()) && instant.toISOString() === `${milliseconds}Z`;
-    // Re-encoding must give the same text: one cursor per position, however base64url could spell it.
-    if (realInstant && Number.isSafeInteger(position.id) && encodeCursor(position) === cursor) return position;
-  }
-  throw new ApiError('invalid_cursor', 422, 'cursor is not a nextCursor this API gave', [
-    { code: 'invalid_cursor', field: 'cursor', message: 'must be a nextCursor from an earlier answer, unchanged' },
-  ]);
 }

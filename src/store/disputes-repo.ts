@@ -117,7 +117,7 @@ export async function findDisputeDocument(db: Db, visibility: DisputeVisibility,
 }
 
 // A place in the list's order (created_at DESC, id DESC); createdAt is ISO 8601 UTC with microseconds, as stored.
-export interface DisputeListPosition {
+interface DisputeListPosition {
   createdAt: string;
   id: number;
 }

@@ -161,7 +161,7 @@ export async function findPaymentByToken(db: Db, scope: MerchantScope, token: st
 }
 
 // A place in the list's order (created_at DESC, id DESC); createdAt is ISO 8601 UTC with microseconds, as stored.
-export interface PaymentListPosition {
+interface PaymentListPosition {
   createdAt: string;
   id: number;
 }
