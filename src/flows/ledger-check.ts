@@ -1,5 +1,5 @@
 import type { Db } from '../store/database.ts';
-import { findLedgerViolations, findOverdrawnWallets, type LedgerViolation, type OverdrawnWallet } from '../store/ledger-repo.ts';
+import { findLedgerViolations, findOverdrawnWallets, type LedgerViolation, type OverdrawnWallet } from '../store/ledger-check-repo.ts';
 
 export interface LedgerCheck {
   violations: LedgerViolation[];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerViolations } from '../../src/store/ledger-repo.ts';
+import { findLedgerViolations } from '../../src/store/ledger-check-repo.ts';
 import { disputes, ledgerTransactions, outbox } from '../../src/store/schema.ts';
 import { testEngines } from '../support/databases.ts';
 import { startHarness, type Harness, type TestMerchant } from '../support/harness.ts';

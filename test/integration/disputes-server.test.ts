@@ -7,7 +7,7 @@ import { adminClient, type AdminClient } from '../../src/cli/admin-client.ts';
 import { CliError } from '../../src/cli/cli-error.ts';
 import { runDisputeCommand, type DisputeCommandOptions } from '../../src/cli/dispute-commands.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../src/domain/payment-status.ts';
-import { findLedgerViolations } from '../../src/store/ledger-repo.ts';
+import { findLedgerViolations } from '../../src/store/ledger-check-repo.ts';
 import { transitionPayment } from '../../src/store/processing-repo.ts';
 import { payments } from '../../src/store/schema.ts';
 import { testEngines } from '../support/databases.ts';

@@ -18,7 +18,8 @@ import {
 } from '../../src/domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../src/domain/payment-status.ts';
 import type { Db } from '../../src/store/database.ts';
-import { findLedgerViolations, InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../src/store/ledger-repo.ts';
+import { findLedgerViolations } from '../../src/store/ledger-check-repo.ts';
+import { InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../src/store/ledger-repo.ts';
 import { transitionPayment, writeOutcome, type Tx } from '../../src/store/processing-repo.ts';
 import { disputes, ledgerBalances, payments, refunds } from '../../src/store/schema.ts';
 import { testEngines } from '../support/databases.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerViolations } from '../../src/store/ledger-repo.ts';
+import { findLedgerViolations } from '../../src/store/ledger-check-repo.ts';
 import { leaksPan } from '../support/card-leaks.ts';
 import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerViolations } from '../../src/store/ledger-repo.ts';
+import { findLedgerViolations } from '../../src/store/ledger-check-repo.ts';
 import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
