@@ -1,22 +1,13 @@
 import Type from 'typebox';
 import { COMMISSION_FIXED_MINOR_MAX } from '../../domain/commission.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 // The error envelope every failure answers with (lib/errors.ts).
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(
-      Type.Object({
-        code: Type.String({ description: 'machine-readable: unauthorized, not_found, invalid_field, unknown_field, …' }),
-        message: Type.String(),
-        field: Type.Optional(Type.String({ description: 'the offending field, dotted (pay.percent)' })),
-      }),
-    ),
-  },
-  { description: 'a failure: nothing was changed' },
-);
+export const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure: nothing was changed',
+  codes: 'machine-readable: unauthorized, not_found, invalid_field, unknown_field, …',
+  field: 'the offending field, dotted (pay.percent)',
+});
 
 export const MerchantCommissionParams = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the merchant id' }),

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from '../../domain/dispute-status.ts';
 import { DISPUTE_LIST_PER_PAGE_MAX } from '../../flows/dispute-list.ts';
 import { DOCUMENT_MEDIA_TYPES } from '../../lib/document-store.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NOTE_LENGTH_MAX = 2000;
@@ -82,12 +83,4 @@ export const DisputeDocumentParams = Type.Object({
 export const DocumentBytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the file as uploaded, as an attachment' });
 
 // The error envelope every failure answers with (lib/errors.ts).
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String(), field: Type.Optional(Type.String()) })),
-  },
-  { description: 'a failure: nothing was changed' },
-);
+export const ErrorEnvelope = errorEnvelopeSchema({ meaning: 'a failure: nothing was changed' });

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 export const BalanceQuery = Type.Object(
   {
@@ -37,20 +38,9 @@ const WalletEnvelope = Type.Object({
   ),
 });
 
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(
-      Type.Object({
-        code: Type.String({ description: 'machine-readable: unauthorized, merchant_disabled, invalid_field, unknown_field, rate_limited, …' }),
-        message: Type.String(),
-        field: Type.Optional(Type.String()),
-      }),
-    ),
-  },
-  { description: 'a failure' },
-);
+export const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure',
+  codes: 'machine-readable: unauthorized, merchant_disabled, invalid_field, unknown_field, rate_limited, …',
+});
 
 export const BalanceEnvelope = Type.Union([WalletsEnvelope, WalletEnvelope]);

@@ -5,6 +5,7 @@ import { DISPUTE_STATUSES } from '../../domain/dispute-status.ts';
 import { DISPUTE_LIST_PER_PAGE_MAX } from '../../flows/dispute-list.ts';
 import { DOCUMENT_FILE_NAME_LENGTH_MAX, DOCUMENT_MEDIA_TYPES } from '../../lib/document-store.ts';
 import { DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, type DisputeFormBody } from './upload.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const DESCRIPTION_LENGTH_MAX = 2000;
@@ -128,18 +129,8 @@ export const DocumentBytes = Type.Unsafe<Readable>({
 });
 
 // The error envelope every failure answers with (lib/errors.ts).
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(
-      Type.Object({
-        code: Type.String({ description: 'machine-readable: not_found, invalid_state, invalid_field, unsupported_document_type, …' }),
-        message: Type.String(),
-        field: Type.Optional(Type.String({ description: 'the offending field; a document by its position: document[2]' })),
-      }),
-    ),
-  },
-  { description: 'a failure: nothing was stored' },
-);
+export const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure: nothing was stored',
+  codes: 'machine-readable: not_found, invalid_state, invalid_field, unsupported_document_type, …',
+  field: 'the offending field; a document by its position: document[2]',
+});

@@ -6,6 +6,7 @@ import { confirmPaymentDetail, declinePaymentDetail, type MerchantPaymentCall } 
 import { commitIdempotentRequest } from '../idempotency.ts';
 import { presentDetail } from './present.ts';
 import { PaymentEnvelope, TokenParams } from './responses.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 const security = [{ merchantKey: [] }];
 const tags = ['payments'];
@@ -25,24 +26,11 @@ const ConfirmBody = Type.Object(
 );
 const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'no fields; the body may be left out' });
 
-const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(
-      Type.Object({
-        code: Type.String({
-          description:
-            'not_found; invalid_state (409: the payment is not in a status this operation applies to; the message names its status); invalid_amount (422: above the authorized amount); adapter_declined (422: the adapter refused, its reason in the message; the payment stays authorized); adapter_unavailable (502, or 504 on a timeout: the adapter did not do it; the payment stays authorized, try again); invalid_field, unknown_field, unauthorized, idempotency_key_reused, …',
-        }),
-        message: Type.String(),
-        field: Type.Optional(Type.String()),
-      }),
-    ),
-  },
-  { description: 'a failure; the payment is as it was' },
-);
+const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure; the payment is as it was',
+  codes:
+    'not_found; invalid_state (409: the payment is not in a status this operation applies to; the message names its status); invalid_amount (422: above the authorized amount); adapter_declined (422: the adapter refused, its reason in the message; the payment stays authorized); adapter_unavailable (502, or 504 on a timeout: the adapter did not do it; the payment stays authorized, try again); invalid_field, unknown_field, unauthorized, idempotency_key_reused, …',
+});
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
 const adapterErrors = { 502: ErrorEnvelope, 504: ErrorEnvelope };

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN, PAN_TEXT_LENGTH_MAX } from '../../contract/card-schema.ts';
 import { CURRENCY_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from '../payments/schemas.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 // spec 2.4: the payout-create body. The rules that depend on bank_account.requisite_type (card.pan for card,
 // bank_name for sbp and account, account_number for account, customer.phone for sbp) and the Luhn check of the
@@ -102,18 +103,8 @@ export const CreatePayoutResponse = Type.Object(
   },
 );
 
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(
-      Type.Object({
-        code: Type.String({ description: 'invalid_field, unknown_field, insufficient_balance, no_gateway, unauthorized, idempotency_key_reused, …' }),
-        message: Type.String(),
-        field: Type.Optional(Type.String({ description: 'the offending field, dotted (bank_account.bank_name)' })),
-      }),
-    ),
-  },
-  { description: 'a failure: nothing was reserved or sent, unless the error says otherwise' },
-);
+export const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure: nothing was reserved or sent, unless the error says otherwise',
+  codes: 'invalid_field, unknown_field, insufficient_balance, no_gateway, unauthorized, idempotency_key_reused, …',
+  field: 'the offending field, dotted (bank_account.bank_name)',
+});

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { REFUND_COUNT_MAX } from '../../flows/refund-amount.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 const TOKEN_LENGTH_MAX = 64;
 const AmountMinor = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'minor units (100 = 1.00 USD)' });
@@ -65,20 +66,7 @@ export const RefundEnvelope = Type.Object({
   }),
 });
 
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    result: Type.Literal(1),
-    status: Type.Integer({ description: 'the HTTP status again' }),
-    errors: Type.Array(
-      Type.Object({
-        code: Type.String({
-          description: `not_found, invalid_state (the payment is not approved, or is a payout), refund_exceeds_captured, refund_count_exceeded (at most ${REFUND_COUNT_MAX} per payment), insufficient_balance, no_gateway, invalid_field, unknown_field, unauthorized, idempotency_key_reused, …`,
-        }),
-        message: Type.String(),
-        field: Type.Optional(Type.String()),
-      }),
-    ),
-  },
-  { description: 'a failure: nothing was reserved or refunded' },
-);
+export const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure: nothing was reserved or refunded',
+  codes: `not_found, invalid_state (the payment is not approved, or is a payout), refund_exceeds_captured, refund_count_exceeded (at most ${REFUND_COUNT_MAX} per payment), insufficient_balance, no_gateway, invalid_field, unknown_field, unauthorized, idempotency_key_reused, …`,
+});
