@@ -35,6 +35,7 @@ import { commissionAdminRoutes } from './admin-api/commissions/routes.ts';
 import { ledgerAdminRoutes } from './admin-api/ledger/routes.ts';
 import { disputeRoutes } from './merchant-api/disputes/routes.ts';
 import { disputeAdminRoutes } from './admin-api/disputes/routes.ts';
+import { coreBankingRoutes } from './core-banking/routes.ts';
 import { sql } from 'drizzle-orm';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -134,6 +135,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     await merchantScope.register(refundRoutes);
     await merchantScope.register(disputeRoutes);
   });
+
+  await app.register(coreBankingRoutes);
 
   await app.register(
     async (adminScope) => {

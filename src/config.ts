@@ -48,6 +48,7 @@ const ConfigEnv = Type.Object({
   PAYRAIL_RATE_LIMIT_MERCHANT_KEY_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 6000, description: 'per window; 0: no limit' }),
   PAYRAIL_RATE_LIMIT_MERCHANT_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 12_000 }),
   PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 600 }),
+  PAYRAIL_RATE_LIMIT_CORE_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1200, description: 'core banking API, per IP and window' }),
   PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 30 }),
 });
 
@@ -87,6 +88,7 @@ export interface Config {
     merchantIpMax: number;
     adminIpMax: number;
     checkoutPostIpMax: number;
+    coreIpMax: number;
   };
 }
 
@@ -149,6 +151,7 @@ function toConfig(env: ConfigEnvValues): Config {
       merchantIpMax: env.PAYRAIL_RATE_LIMIT_MERCHANT_IP_MAX,
       adminIpMax: env.PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX,
       checkoutPostIpMax: env.PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX,
+      coreIpMax: env.PAYRAIL_RATE_LIMIT_CORE_IP_MAX,
     },
   };
 }

@@ -10,11 +10,15 @@
 //   fees       commissions Payrail earned from this merchant
 //   customers  card holders (negative: money that came in from them)
 //   payouts    payout recipients (positive: money sent to them)
+// A core banking profile's accounts exist per profile and currency (wallet-postings.ts decides them):
+//   wallet     the profile's money (never negative)
+//   banks      banks and providers outside Payrail that transfers come from and go to
+//   clearing   money between two profiles' wallets (a paid money charge): zero over all profiles
 
 import { commissionFor, payCommissionFor, type CommissionTerms } from './commission.ts';
 import type { PaymentTransition } from './payment-status.ts';
 
-export const LEDGER_ACCOUNTS = ['available', 'hold', 'fees', 'customers', 'payouts'] as const;
+export const LEDGER_ACCOUNTS = ['available', 'hold', 'fees', 'customers', 'payouts', 'wallet', 'banks', 'clearing'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
 // Never below zero, whatever happens: a CHECK constraint in the database, and the ledger check.
@@ -33,6 +37,10 @@ export const POSTING_KINDS = [
   'dispute_held', // a dispute opened: the disputed amount from available into hold (refused if not there)
   'dispute_won', // the hold back to available
   'dispute_lost', // the hold to the customer
+  'transfer_credited', // a bank transfer into a profile's wallet: banks → wallet
+  'transfer_debited', // a bank transfer out of a profile's wallet: wallet → banks (refused if not there)
+  'charge_paid', // a money charge paid, the payer's side: wallet → clearing (refused if not there)
+  'charge_received', // a money charge paid, the requester's side: clearing → wallet
 ] as const;
 export type PostingKind = (typeof POSTING_KINDS)[number];
 

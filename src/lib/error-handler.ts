@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CoreApiError, coreErrorEnvelope, type CoreErrorItem } from './core-errors.ts';
 import { ApiError, errorEnvelope, type ErrorItem } from './errors.ts';
 
 interface AjvLikeError {
@@ -26,6 +27,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     reply.code(404).send(errorEnvelope(404, [{ code: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` }])),
   );
 }
+
+// The core banking API's scope answers with spec 7.2's envelope; the codes and statuses are the same as above.
+export function registerCoreErrorHandling(scope: FastifyInstance): void {
+  scope.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, items } = describeError(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    const coreItems: readonly CoreErrorItem[] = error instanceof CoreApiError ? error.coreItems : items.map((item) => ({ ...item, kind: kindOf(status) }));
+    return reply.code(status).type('application/json; charset=utf-8').send(coreErrorEnvelope(status, coreItems));
+  });
+}
+
+const kindOf = (status: number) => (status === 422 ? 'validation' : status === 429 ? 'rate_limit' : status === 404 ? 'not_found' : null);
 
 function describeError(error: FastifyError | ApiError): { status: number; items: readonly ErrorItem[] } {
   if (error instanceof ApiError) return { status: error.statusCode, items: error.items };

@@ -60,6 +60,7 @@ async function balanceMismatches(db: Db): Promise<LedgerViolation[]> {
     with sums as (
       select t.merchant_id, t.environment, t.currency, e.account, sum(e.amount_minor) as total
       from ${ledgerEntries} e join ${ledgerTransactions} t on t.id = e.transaction_id
+      where t.merchant_id is not null
       group by t.merchant_id, t.environment, t.currency, e.account)
     select coalesce(b.merchant_id, s.merchant_id)::text as merchant_id, coalesce(b.environment, s.environment) as environment,
       coalesce(b.currency, s.currency) as currency, coalesce(b.account, s.account) as account,
@@ -104,7 +105,8 @@ async function refundsBeyondCapture(db: Db): Promise<LedgerViolation[]> {
 }
 
 // Each posting belongs to what caused it: payment_* and payout_* kinds to a payment row alone, refund_* to a
-// refund, dispute_* to a dispute, and always to that row's merchant, environment and currency.
+// refund, dispute_* to a dispute, and always to that row's merchant, environment and currency (a profile's
+// postings are checked by wallet-check-repo.ts).
 async function misplacedPostings(db: Db): Promise<LedgerViolation[]> {
   const rows = await selectRows<{ id: string; kind: string }>(
     db,
@@ -113,7 +115,7 @@ async function misplacedPostings(db: Db): Promise<LedgerViolation[]> {
     left join payments p on p.id = t.payment_id
     left join refunds r on r.id = t.refund_id
     left join disputes d on d.id = t.dispute_id
-    where case
+    where t.merchant_id is not null and (case
         when starts_with(t.kind, 'refund_') then t.refund_id is null or t.dispute_id is not null or t.payment_id <> r.payment_id
         when starts_with(t.kind, 'dispute_') then t.dispute_id is null or t.refund_id is not null or t.payment_id <> d.payment_id
         else t.payment_id is null or t.refund_id is not null or t.dispute_id is not null
@@ -121,7 +123,7 @@ async function misplacedPostings(db: Db): Promise<LedgerViolation[]> {
       end
       or (p.id is not null and (p.merchant_id, p.environment, p.currency) <> (t.merchant_id, t.environment, t.currency))
       or (r.id is not null and (r.merchant_id, r.environment, r.currency) <> (t.merchant_id, t.environment, t.currency))
-      or (d.id is not null and (d.merchant_id, d.environment, d.currency) <> (t.merchant_id, t.environment, t.currency))
+      or (d.id is not null and (d.merchant_id, d.environment, d.currency) <> (t.merchant_id, t.environment, t.currency)))
     order by t.id limit ${VIOLATIONS_PER_RULE_MAX}`,
   );
   return rows.map((row) => ({

@@ -60,7 +60,7 @@ const operationArbitrary = fc.oneof(
 type Operation = typeof operationArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
 type Accounts = Record<LedgerAccount, number>;
-const emptyAccounts = (): Accounts => ({ available: 0, hold: 0, fees: 0, customers: 0, payouts: 0 });
+const emptyAccounts = (): Accounts => ({ available: 0, hold: 0, fees: 0, customers: 0, payouts: 0, wallet: 0, banks: 0, clearing: 0 });
 
 interface CapturedPayment {
   id: number;
