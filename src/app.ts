@@ -170,6 +170,13 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           merchantKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…: the key chooses the environment' },
           adminKey: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_KEY or <data dir>/admin.key' },
+          sessionToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'session-token',
+            description: 'a core banking session (POST /api/v2/auth/login, then /api/v2/auth/login/confirm)',
+          },
+          appToken: { type: 'apiKey', in: 'header', name: 'app-token', description: 'an internal service token: payrail app-token create --name …' },
         },
       },
     },
