@@ -2,7 +2,7 @@
 // Route folders → flows → domain; flows → store and the outbound adapter client; domain imports only lib;
 // contract (wire types and schemas every layer shares) imports only domain and lib; nothing imports a
 // route folder; no cycles. Route folders may name store row types (type-only imports), never call the store.
-const ROUTES = '^src/(merchant-api|admin-api|checkout|provider-callbacks|core-banking)/';
+const ROUTES = '^src/(merchant-api|admin-api|checkout|provider-callbacks|core-banking|card-pages)/';
 const ROOTS = '^src/(app|main|app-context)[.]ts$|^src/(runtime|cli)/';
 
 module.exports = {
@@ -18,7 +18,7 @@ module.exports = {
     {
       name: 'route-folders-do-not-import-each-other',
       severity: 'error',
-      from: { path: '^src/(merchant-api|admin-api|checkout|provider-callbacks|core-banking)/' },
+      from: { path: '^src/(merchant-api|admin-api|checkout|provider-callbacks|core-banking|card-pages)/' },
       to: { path: ROUTES, pathNot: '^src/$1/' },
     },
     {

@@ -35,7 +35,13 @@ import { commissionAdminRoutes } from './admin-api/commissions/routes.ts';
 import { ledgerAdminRoutes } from './admin-api/ledger/routes.ts';
 import { disputeRoutes } from './merchant-api/disputes/routes.ts';
 import { disputeAdminRoutes } from './admin-api/disputes/routes.ts';
+import { userAdminRoutes } from './admin-api/users/routes.ts';
+import { businessAccountAdminRoutes } from './admin-api/business-accounts/routes.ts';
+import { appTokenAdminRoutes } from './admin-api/app-tokens/routes.ts';
+import { userMessageAdminRoutes } from './admin-api/user-messages/routes.ts';
+import { bankAccountAdminRoutes } from './admin-api/bank-accounts/routes.ts';
 import { coreBankingRoutes } from './core-banking/routes.ts';
+import { cardPageRoutes } from './card-pages/routes.ts';
 import { sql } from 'drizzle-orm';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -137,6 +143,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   });
 
   await app.register(coreBankingRoutes);
+  await app.register(cardPageRoutes); // hosted card data and PIN pages of the core banking card links
 
   await app.register(
     async (adminScope) => {
@@ -150,6 +157,11 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       await adminScope.register(commissionAdminRoutes);
       await adminScope.register(ledgerAdminRoutes);
       await adminScope.register(disputeAdminRoutes);
+      await adminScope.register(userAdminRoutes);
+      await adminScope.register(businessAccountAdminRoutes);
+      await adminScope.register(appTokenAdminRoutes);
+      await adminScope.register(userMessageAdminRoutes);
+      await adminScope.register(bankAccountAdminRoutes);
     },
     { prefix: '/api/admin/v1' },
   );
@@ -164,7 +176,8 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Payrail',
         version: '0.1.0',
-        description: "Merchant API (Authorization: Bearer <merchant key>) and operators' admin API (Bearer <admin key>).",
+        description:
+          "Merchant API (Authorization: Bearer <merchant key>), core banking API (header session-token for a signed-in person, header app-token for internal services) and operators' admin API (Bearer <admin key>).",
       },
       components: {
         securitySchemes: {

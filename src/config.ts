@@ -14,6 +14,7 @@ const ConfigEnv = Type.Object({
   PAYRAIL_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
   PAYRAIL_DATA_DIR: Type.String({ default: './data' }),
   PAYRAIL_DISPUTE_DOCUMENTS_DIR: Type.Optional(Type.String({ minLength: 1, description: 'dispute evidence files; default <data dir>/dispute-documents' })),
+  PAYRAIL_PROFILE_FILES_DIR: Type.Optional(Type.String({ minLength: 1, description: 'KYC documents of profiles; default <data dir>/profile-files' })),
   PAYRAIL_ALLOW_EMBEDDED: Type.Boolean({ default: false }),
   PAYRAIL_TLS_CERT: Type.Optional(Type.String()),
   PAYRAIL_TLS_KEY: Type.Optional(Type.String()),
@@ -50,6 +51,18 @@ const ConfigEnv = Type.Object({
   PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 600 }),
   PAYRAIL_RATE_LIMIT_CORE_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1200, description: 'core banking API, per IP and window' }),
   PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 30 }),
+  PAYRAIL_SIGN_IN_CODE_TTL_S: Type.Integer({ minimum: 10, maximum: 3600, default: 300, description: 'how long a sign-in confirmation code is valid' }),
+  PAYRAIL_SIGN_IN_WINDOW_S: Type.Integer({ minimum: 60, maximum: 86_400, default: 900, description: 'the window the sign-in limits count in' }),
+  PAYRAIL_SIGN_IN_ACCOUNT_MAX: Type.Integer({ minimum: 1, maximum: 10_000, default: 10, description: 'sign-in attempts per login and window' }),
+  PAYRAIL_SIGN_IN_IP_MAX: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: 'sign-in attempts per client IP and window' }),
+  PAYRAIL_PASSWORD_SCRYPT_LOG_N: Type.Integer({
+    minimum: 10,
+    maximum: 20,
+    default: 15,
+    description: 'scrypt cost of new password hashes, N = 2^value (15: 32 MiB; lower only to make tests fast)',
+  }),
+  PAYRAIL_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'sends sign-in codes by e-mail; unset: codes go to the log' })),
+  PAYRAIL_SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320, description: 'From: of those e-mails' })),
 });
 
 type ConfigEnvValues = Static<typeof ConfigEnv>;
@@ -62,6 +75,7 @@ export interface Config {
   dbPoolMax: number;
   dataDir: string;
   disputeDocumentsDir: string; // dispute evidence files (0700 folder, 0600 files), never served openly
+  profileFilesDir: string; // KYC documents of core banking profiles, kept like dispute evidence
   allowEmbedded: boolean;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
@@ -90,6 +104,9 @@ export interface Config {
     checkoutPostIpMax: number;
     coreIpMax: number;
   };
+  signIn: { codeTtlS: number; windowS: number; accountMax: number; ipMax: number }; // two-step sign-in of the core banking API
+  passwordScryptLogN: number; // cost of new password hashes; a stored hash keeps the cost it was made with
+  smtp: { url: string; from: string } | null; // null: sign-in codes are written to the log (development delivery)
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +142,7 @@ function toConfig(env: ConfigEnvValues): Config {
     dbPoolMax: env.PAYRAIL_DB_POOL_MAX,
     dataDir: resolve(env.PAYRAIL_DATA_DIR),
     disputeDocumentsDir: resolve(env.PAYRAIL_DISPUTE_DOCUMENTS_DIR ?? join(env.PAYRAIL_DATA_DIR, 'dispute-documents')),
+    profileFilesDir: resolve(env.PAYRAIL_PROFILE_FILES_DIR ?? join(env.PAYRAIL_DATA_DIR, 'profile-files')),
     allowEmbedded: env.PAYRAIL_ALLOW_EMBEDDED,
     tlsCertPath: env.PAYRAIL_TLS_CERT ?? null,
     tlsKeyPath: env.PAYRAIL_TLS_KEY ?? null,
@@ -153,7 +171,21 @@ function toConfig(env: ConfigEnvValues): Config {
       checkoutPostIpMax: env.PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX,
       coreIpMax: env.PAYRAIL_RATE_LIMIT_CORE_IP_MAX,
     },
+    signIn: {
+      codeTtlS: env.PAYRAIL_SIGN_IN_CODE_TTL_S,
+      windowS: env.PAYRAIL_SIGN_IN_WINDOW_S,
+      accountMax: env.PAYRAIL_SIGN_IN_ACCOUNT_MAX,
+      ipMax: env.PAYRAIL_SIGN_IN_IP_MAX,
+    },
+    passwordScryptLogN: env.PAYRAIL_PASSWORD_SCRYPT_LOG_N,
+    smtp: smtpOf(env),
   };
+}
+
+function smtpOf(env: ConfigEnvValues): Config['smtp'] {
+  if (env.PAYRAIL_SMTP_URL === undefined) return null;
+  if (env.PAYRAIL_SMTP_FROM === undefined) throw new ConfigError('PAYRAIL_SMTP_FROM must be set with PAYRAIL_SMTP_URL');
+  return { url: env.PAYRAIL_SMTP_URL, from: env.PAYRAIL_SMTP_FROM };
 }
 
 // Callbacks to private addresses (a receiver on localhost) are a development convenience: on by default only

@@ -22,6 +22,12 @@ const USAGE = `Usage: payrail <command> [options]
   dispute get --token T        a dispute with its documents
   dispute review --token T     put an open dispute under review
   dispute resolve --token T --outcome won|lost [--note TEXT]  won: the hold back to available; lost: the merchant is debited (the note is shown to the merchant)
+  user create --email E --phone P --password PW|- --name N --surname S [--company C] [--currency EUR] [--wallet-type personal|business] [--country GB]
+                               create a person who signs in to the core banking API (--password -: read it from standard input)
+  user list                    list profiles
+  app-token create --name NAME  create a token for an internal service (header app-token); shown once
+  app-token list | app-token revoke --id ID
+  outbox [--limit N]           messages to people (sign-in codes); without SMTP their text is shown until the code expires
 
 Options: --url URL (admin commands; default PAYRAIL_PUBLIC_URL or https://localhost:8443), --json, --help
 Configuration comes from the environment; see the README.`;
@@ -50,6 +56,15 @@ async function main(argv: string[]): Promise<number> {
       status: { type: 'string' },
       outcome: { type: 'string' },
       note: { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      password: { type: 'string' },
+      surname: { type: 'string' },
+      company: { type: 'string' },
+      currency: { type: 'string' },
+      'wallet-type': { type: 'string' },
+      country: { type: 'string' },
+      limit: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -101,6 +116,19 @@ async function main(argv: string[]): Promise<number> {
       const client = adminClient(config, values.url ?? config.publicUrl);
       try {
         await runGatewayCommand(client, action, { ...values, settingsFile: values['settings-file'] }, print);
+      } finally {
+        await client.close();
+      }
+      return 0;
+    }
+    case 'user':
+    case 'app-token':
+    case 'outbox': {
+      const { adminClient } = await import('./cli/admin-client.ts');
+      const { runCoreBankingCommand } = await import('./cli/core-banking-commands.ts');
+      const client = adminClient(config, values.url ?? config.publicUrl);
+      try {
+        await runCoreBankingCommand(client, command, action, { ...values, walletType: values['wallet-type'] }, print);
       } finally {
         await client.close();
       }

@@ -2,7 +2,6 @@
 // schemas and the domain rules all read them from here.
 
 export const PROFILE_KINDS = ['person', 'business'] as const; // a business (segregated) account has members, no password
-export type ProfileKind = (typeof PROFILE_KINDS)[number];
 
 export const WALLET_TYPES = ['personal', 'business'] as const;
 export type WalletType = (typeof WALLET_TYPES)[number];
@@ -41,7 +40,6 @@ export const BANK_CARD_TYPES = ['virtual', 'physical'] as const;
 export type BankCardType = (typeof BANK_CARD_TYPES)[number];
 
 export const BANK_CARD_STATUSES = ['active', 'rejected', 'blocked', 'closed'] as const;
-export type BankCardStatus = (typeof BANK_CARD_STATUSES)[number];
 
 export const USER_MESSAGE_CHANNELS = ['log', 'email'] as const;
 export type UserMessageChannel = (typeof USER_MESSAGE_CHANNELS)[number];

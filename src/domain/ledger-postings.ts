@@ -44,8 +44,15 @@ export const POSTING_KINDS = [
 ] as const;
 export type PostingKind = (typeof POSTING_KINDS)[number];
 
-// Postings that take money from `available` because the merchant asked for it: refused when it is not there.
-const GUARDED_KINDS: ReadonlySet<PostingKind> = new Set(['payout_reserved', 'refund_reserved', 'dispute_held']);
+// Postings that take money because its owner asked for it, and the account they take it from (a merchant's
+// `available`, a profile's `wallet`): refused when it is not there.
+const GUARDED_ACCOUNTS: ReadonlyMap<PostingKind, LedgerAccount> = new Map([
+  ['payout_reserved', 'available'],
+  ['refund_reserved', 'available'],
+  ['dispute_held', 'available'],
+  ['transfer_debited', 'wallet'],
+  ['charge_paid', 'wallet'],
+]);
 
 export interface LedgerEntry {
   account: LedgerAccount;
@@ -56,7 +63,7 @@ export interface LedgerPosting {
   kind: PostingKind;
   currency: string;
   entries: readonly LedgerEntry[]; // one per account, summing to zero
-  guardedDebitMinor: number; // what must be in `available` before the posting applies; 0: none
+  guardedDebitMinor: number; // what must be in its guarded account (available, wallet) before it applies; 0: none
 }
 
 export class UnbalancedPostingError extends Error {
@@ -67,8 +74,8 @@ export class UnbalancedPostingError extends Error {
 }
 
 // Builds a posting and asserts what every posting must be: whole minor units, zero entries dropped, each account
-// once, a zero sum.
-function posting(kind: PostingKind, currency: string, entries: readonly LedgerEntry[]): LedgerPosting {
+// once, a zero sum. Exported for wallet-postings.ts, which decides a profile's postings.
+export function posting(kind: PostingKind, currency: string, entries: readonly LedgerEntry[]): LedgerPosting {
   const kept = entries.filter((entry) => entry.amountMinor !== 0);
   const accounts = new Set<LedgerAccount>();
   let sum = 0;
@@ -80,8 +87,8 @@ function posting(kind: PostingKind, currency: string, entries: readonly LedgerEn
   }
   if (sum !== 0) throw new UnbalancedPostingError(`${kind}: entries sum to ${sum}, not 0`);
   if (kept.length === 0) throw new UnbalancedPostingError(`${kind}: a posting moves money`);
-  const available = kept.find((entry) => entry.account === 'available');
-  const guardedDebitMinor = GUARDED_KINDS.has(kind) && available !== undefined && available.amountMinor < 0 ? -available.amountMinor : 0;
+  const guarded = kept.find((entry) => entry.account === GUARDED_ACCOUNTS.get(kind));
+  const guardedDebitMinor = guarded !== undefined && guarded.amountMinor < 0 ? -guarded.amountMinor : 0;
   return Object.freeze({ kind, currency, entries: Object.freeze(kept), guardedDebitMinor });
 }
 

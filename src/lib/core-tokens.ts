@@ -3,7 +3,7 @@ import { randomBase64Url, sha256Hex } from './crypto.ts';
 // Bearer tokens of the core banking API. Each is 32 random bytes behind a prefix that says what it is, so a
 // token of the wrong kind is refused before any lookup; the database keeps only its SHA-256 (256 random bits
 // cannot be guessed back from a digest, unlike a password or a card number).
-export const TOKEN_PREFIXES = { session: 'ses_', preSession: 'pre_', appToken: 'app_' } as const;
+const TOKEN_PREFIXES = { session: 'ses_', preSession: 'pre_', appToken: 'app_' } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIXES;
 
 const TOKEN_BYTES = 32;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 import { maskCardDataInText } from './card-data-text.ts';
+import { redactUrlForLog } from './log-url.ts';
 import { redactForLog, redactLogObject } from './redact.ts';
 
 // Every log line goes through the one redaction of lib/redact.ts: secrets by key name at any depth, card
@@ -13,7 +14,7 @@ export function loggerOptions(level: string): LoggerOptions {
       // Fastify's own shapes, with the URL masked: a query string may carry anything.
       req: (request: FastifyRequest) => ({
         method: request.method,
-        url: maskCardDataInText(request.url),
+        url: redactUrlForLog(request.url), // card numbers, card-page tokens and secret query values removed
         version: request.headers?.['accept-version'],
         host: request.host,
         remoteAddress: request.ip,

@@ -39,6 +39,11 @@ const SECRET_KEYS: ReadonlySet<string> = new Set([
   'adminkey',
   'masterkey',
   'idempotencykey',
+  'sessiontoken',
+  'apptoken',
+  'confirmationcode',
+  'pin',
+  'smtpurl',
 ]);
 const PAN_KEYS: ReadonlySet<string> = new Set(['pan', 'cardnumber', 'cardno', 'cardnum']);
 

@@ -16,6 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { COMMISSION_OPERATIONS } from '../domain/commission.ts';
 import { LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
+import { MONEY_CHARGE_PRIVACIES } from '../domain/money-charges.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 import {
   BANK_ACCOUNT_PROVIDERS,
@@ -567,6 +568,8 @@ export const loginChallenges = pgTable(
     tokenDigest: text('token_digest').notNull(),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
     codeDigest: text('code_digest'), // HMAC under a server key: a 6-digit code's plain hash would be guessed at once
+    // HMAC of the normalised login as typed: the per-account limit counts attempts on unknown logins the same way
+    loginDigest: text('login_digest').notNull(),
     wrongCodes: smallint('wrong_codes').notNull().default(0),
     clientIp: text('client_ip').notNull(),
     method: text('method'),
@@ -577,6 +580,7 @@ export const loginChallenges = pgTable(
   (table) => [
     uniqueIndex('login_challenges_token_idx').on(table.tokenDigest),
     index('login_challenges_user_idx').on(table.userId, table.createdAt),
+    index('login_challenges_login_idx').on(table.loginDigest, table.createdAt),
     index('login_challenges_ip_idx').on(table.clientIp, table.createdAt),
   ],
 );
@@ -631,7 +635,9 @@ export const userMessages = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index('user_messages_pending_idx').on(table.createdAt).where(sql`${table.sentAt} is null`),
+    // a message whose body is blanked (expired, given up) has nothing left to deliver or to blank
+    index('user_messages_pending_idx').on(table.createdAt).where(sql`${table.sentAt} is null and ${table.body} <> ''`),
+    index('user_messages_live_body_idx').on(table.expiresAt).where(sql`${table.body} <> ''`),
     check('user_messages_channel_check', sql`${table.channel} in (${quoted(USER_MESSAGE_CHANNELS)})`),
   ],
 );
@@ -761,7 +767,7 @@ export const moneyCharges = pgTable(
     amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     description: text('description').notNull().default(''),
-    privacy: text('privacy').notNull().default('private'),
+    privacy: text('privacy', { enum: MONEY_CHARGE_PRIVACIES }).notNull().default('private'),
     status: text('status', { enum: MONEY_CHARGE_STATUSES }).notNull().default('pending'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
@@ -771,6 +777,7 @@ export const moneyCharges = pgTable(
     index('money_charges_payer_idx').on(table.payerId, table.id),
     index('money_charges_requester_idx').on(table.requesterId, table.id),
     check('money_charges_status_check', sql`${table.status} in (${quoted(MONEY_CHARGE_STATUSES)})`),
+    check('money_charges_privacy_check', sql`${table.privacy} in (${quoted(MONEY_CHARGE_PRIVACIES)})`),
     check('money_charges_amount_check', sql`${table.amountMinor} > 0`),
     check('money_charges_parties_check', sql`${table.requesterId} <> ${table.payerId}`),
   ],
@@ -807,6 +814,8 @@ export const bankCards = pgTable(
     delivery: jsonb('delivery'),
     rejectionReason: text('rejection_reason'),
     pinSetAt: timestamp('pin_set_at', { withTimezone: true, mode: 'date' }),
+    // The jti of the one live hosted-page link (card data or PIN); cleared when used, replaced by a newer link.
+    pageNonce: text('page_nonce'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

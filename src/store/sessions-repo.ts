@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from './database.ts';
 import { sessions, users } from './schema.ts';
 
@@ -45,4 +45,15 @@ export async function revokeSession(db: DbOrTx, sessionId: number): Promise<bool
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   return rows.length > 0;
+}
+
+// Sessions expired or revoked long ago: kept a while for support questions, then dropped.
+export async function deleteEndedSessions(db: DbOrTx, endedBefore: Date, batchSizeMax: number): Promise<number> {
+  const ended = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(sql`${sessions.expiresAt} < ${endedBefore} or ${sessions.revokedAt} < ${endedBefore}`)
+    .limit(batchSizeMax);
+  const rows = await db.delete(sessions).where(inArray(sessions.id, ended)).returning({ id: sessions.id });
+  return rows.length;
 }

@@ -9,6 +9,8 @@ import { nextAfterFailure } from './failed-work.ts';
 import { deliverNotifications } from './notifier.ts';
 import { runRefundChecks } from './refund-checker.ts';
 import { runStatusCheck } from './status-checker.ts';
+import { deliverUserMessages } from './user-messages.ts';
+import { sweepSignInRecords } from './sign-in-housekeeping.ts';
 
 const CLAIM_BATCH_MAX = 50;
 
@@ -65,6 +67,8 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
       await TOPICS[topic].run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
     }
     await expireDuePayments(db);
+    if (await deliverUserMessages(deps.context, log)) backlog = true;
+    await sweepSignInRecords(deps.context).catch((error: unknown) => log.error({ err: error }, 'sign-in housekeeping failed'));
     if (await voidDueAuthorizations(deps, log)) backlog = true;
     return backlog;
   };

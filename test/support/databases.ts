@@ -1,4 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database, type Engine } from '../../src/store/database.ts';
 
@@ -6,6 +9,7 @@ import { openDatabase, type Database, type Engine } from '../../src/store/databa
 // each test file gets a fresh database on that server, dropped when the file ends.
 const maintenanceUrl = process.env['TEST_DATABASE_URL'] ?? process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const runningInCi = process.env['CI'] === 'true';
+const migrationsFolder = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: maintenanceUrl, connectionTimeoutMillis: 3000 });
@@ -31,14 +35,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+// Every test database starts migrated: PGlite from an image of a database migrated once per test process,
+// PostgreSQL as a copy of a template database migrated once per set of migrations. Migrating each (hundreds of
+// DDL statements, slowest in PGlite) cost seconds per test file. Tests of migrating itself open their own.
 export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const database = await openDatabase({ engine: 'pglite', dataDir: null });
-    await database.migrate();
+    const database = await openDatabase({ engine: 'pglite', dataDir: null, image: await migratedPgliteImage() });
+    await database.migrate(); // nothing to apply: it checks the image is current
     return { database, drop: () => database.close() };
   }
   const databaseName = `payrail_test_${randomBytes(6).toString('hex')}`;
-  await maintenance(`create database ${databaseName}`);
+  await maintenance(`create database ${databaseName} template ${await migratedTemplateName()}`);
   const url = new URL(maintenanceUrl);
   url.pathname = `/${databaseName}`;
   const database = await openDatabase({ engine: 'postgres', url: url.toString(), poolMax: 10 });
@@ -50,6 +57,60 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
       await maintenance(`drop database if exists ${databaseName} with (force)`);
     },
   };
+}
+
+let pgliteImage: Promise<Blob> | null = null;
+
+function migratedPgliteImage(): Promise<Blob> {
+  pgliteImage ??= (async () => {
+    const database = await openDatabase({ engine: 'pglite', dataDir: null });
+    try {
+      await database.migrate();
+      return await database.image!();
+    } finally {
+      await database.close();
+    }
+  })();
+  return pgliteImage;
+}
+
+let templateName: Promise<string> | null = null;
+const TEMPLATE_LOCK_ID = 7_302_411_906;
+
+// One template per set of migrations (named by their digest), made by whichever test process comes first; the
+// others wait on an advisory lock. Templates of other migrations are dropped when a new one is made.
+function migratedTemplateName(): Promise<string> {
+  templateName ??= (async () => {
+    const digest = createHash('sha256');
+    for (const name of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
+      const path = join(migrationsFolder, name);
+      if (statSync(path).isFile()) digest.update(name).update(readFileSync(path));
+    }
+    const name = `payrail_template_${digest.digest('hex').slice(0, 16)}`;
+    const client = new pg.Client({ connectionString: maintenanceUrl, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK_ID]);
+      const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+      if (found.rowCount === 0) {
+        const stale = await client.query("select datname from pg_database where datname like 'payrail_template_%'");
+        for (const row of stale.rows as { datname: string }[]) await client.query(`drop database if exists ${row.datname} with (force)`);
+        await client.query(`create database ${name}_building`);
+        const database = await openDatabase({ engine: 'postgres', url: testDatabaseUrl(`${name}_building`), poolMax: 1 });
+        try {
+          await database.migrate();
+        } finally {
+          await database.close();
+        }
+        await client.query(`alter database ${name}_building rename to ${name}`);
+      }
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_ID]).catch(() => {});
+      await client.end();
+    }
+    return name;
+  })();
+  return templateName;
 }
 
 export function testDatabaseUrl(databaseName: string): string {

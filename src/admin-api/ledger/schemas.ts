@@ -11,14 +11,17 @@ const Violation = Type.Object({
     ],
     {
       description:
-        'unbalanced_transaction: entries do not sum to zero; balance_mismatch: a balance differs from the sum of its entries; ' +
-        'negative_balance: hold or fees below zero; refunds_exceed_capture: refunds above what the payment captured; ' +
-        'postings_mismatch: a payment, payout, refund or dispute lacks the postings its status implies, or a posting names the wrong one',
+        'unbalanced_transaction: entries do not sum to zero; balance_mismatch: a balance differs from the sum of its entries ' +
+        "(or a profiles' clearing account does not sum to zero over all profiles); " +
+        "negative_balance: a merchant's hold or fees, or a profile's wallet, below zero; refunds_exceed_capture: refunds above what the payment captured; " +
+        'postings_mismatch: a payment, payout, refund, dispute or bank transfer lacks the postings its status implies, or a posting names the wrong one',
     },
   ),
   message: Type.String(),
   ref: Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer()]), {
-    description: 'what the violation is about: transactionId, paymentId, refundId, disputeId, or merchantId + environment + currency + account',
+    description:
+      'what the violation is about: transactionId, paymentId, refundId, disputeId, transferId, chargeId, merchantId + environment + currency + account, ' +
+      'or profileId + currency + account (a core banking wallet)',
   }),
 });
 

@@ -57,6 +57,7 @@ CREATE TABLE "bank_cards" (
 	"delivery" jsonb,
 	"rejection_reason" text,
 	"pin_set_at" timestamp with time zone,
+	"page_nonce" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "bank_cards_type_check" CHECK ("bank_cards"."card_type" in ('virtual', 'physical')),
@@ -84,6 +85,7 @@ CREATE TABLE "login_challenges" (
 	"token_digest" text NOT NULL,
 	"user_id" bigint,
 	"code_digest" text,
+	"login_digest" text NOT NULL,
 	"wrong_codes" smallint DEFAULT 0 NOT NULL,
 	"client_ip" text NOT NULL,
 	"method" text,
@@ -105,6 +107,7 @@ CREATE TABLE "money_charges" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "money_charges_status_check" CHECK ("money_charges"."status" in ('pending', 'paid', 'declined', 'cancelled')),
+	CONSTRAINT "money_charges_privacy_check" CHECK ("money_charges"."privacy" in ('public', 'friends', 'private')),
 	CONSTRAINT "money_charges_amount_check" CHECK ("money_charges"."amount_minor" > 0),
 	CONSTRAINT "money_charges_parties_check" CHECK ("money_charges"."requester_id" <> "money_charges"."payer_id")
 );
@@ -224,6 +227,7 @@ CREATE UNIQUE INDEX "bank_transfers_token_idx" ON "bank_transfers" USING btree (
 CREATE INDEX "bank_transfers_profile_idx" ON "bank_transfers" USING btree ("profile_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "login_challenges_token_idx" ON "login_challenges" USING btree ("token_digest");--> statement-breakpoint
 CREATE INDEX "login_challenges_user_idx" ON "login_challenges" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "login_challenges_login_idx" ON "login_challenges" USING btree ("login_digest","created_at");--> statement-breakpoint
 CREATE INDEX "login_challenges_ip_idx" ON "login_challenges" USING btree ("client_ip","created_at");--> statement-breakpoint
 CREATE INDEX "money_charges_payer_idx" ON "money_charges" USING btree ("payer_id","id");--> statement-breakpoint
 CREATE INDEX "money_charges_requester_idx" ON "money_charges" USING btree ("requester_id","id");--> statement-breakpoint
@@ -231,7 +235,8 @@ CREATE INDEX "profile_files_profile_idx" ON "profile_files" USING btree ("profil
 CREATE UNIQUE INDEX "sessions_token_idx" ON "sessions" USING btree ("token_digest");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "user_memberships_member_idx" ON "user_memberships" USING btree ("member_id");--> statement-breakpoint
-CREATE INDEX "user_messages_pending_idx" ON "user_messages" USING btree ("created_at") WHERE "user_messages"."sent_at" is null;--> statement-breakpoint
+CREATE INDEX "user_messages_pending_idx" ON "user_messages" USING btree ("created_at") WHERE "user_messages"."sent_at" is null and "user_messages"."body" <> '';--> statement-breakpoint
+CREATE INDEX "user_messages_live_body_idx" ON "user_messages" USING btree ("expires_at") WHERE "user_messages"."body" <> '';--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_idx" ON "users" USING btree ("email") WHERE "users"."email" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "users_phone_idx" ON "users" USING btree ("phone") WHERE "users"."phone" is not null;--> statement-breakpoint
 ALTER TABLE "ledger_transactions" ADD CONSTRAINT "ledger_transactions_profile_id_users_id_fk" FOREIGN KEY ("profile_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

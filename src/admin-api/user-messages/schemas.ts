@@ -1,0 +1,31 @@
+import Type from 'typebox';
+
+export { ErrorEnvelope } from '../users/schemas.ts';
+
+export const UserMessageQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+    user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+  },
+  { additionalProperties: false },
+);
+const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+export const UserMessageListEnvelope = Type.Object({
+  success: Type.Literal(true),
+  messages: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      user_id: Type.Union([Type.Integer(), Type.Null()]),
+      channel: Type.String({ description: 'log | email' }),
+      recipient: Type.String({ description: 'masked, but for the log channel' }),
+      subject: Type.String(),
+      body: Nullable(Type.String({ description: 'log channel only, until the message expires' })),
+      status: Type.String({ description: 'pending | sent | failed | expired' }),
+      attempts: Type.Integer(),
+      last_error: Nullable(Type.String()),
+      expires_at: Nullable(Type.String({ format: 'date-time' })),
+      sent_at: Nullable(Type.String({ format: 'date-time' })),
+      created_at: Type.String({ format: 'date-time' }),
+    }),
+  ),
+});

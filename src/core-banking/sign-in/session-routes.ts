@@ -1,0 +1,85 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CoreSession } from '../../flows/core-auth.ts';
+import { endSession, issueFollowingSession } from '../../flows/core-sessions.ts';
+import { CompleteAnswer, CompleteBody, LogoutAnswer, SessionAnswer, SessionError } from './schemas.ts';
+
+const tags = ['core banking: sign-in'];
+const security = [{ sessionToken: [] }];
+
+// The scope's hook authenticated the session before any handler runs.
+const sessionOf = (request: FastifyRequest): CoreSession => {
+  if (request.coreSession === null) throw new Error('session scope without a session');
+  return request.coreSession;
+};
+
+// What a signed-in person does with the session itself (the session scope: header session-token).
+export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app.payrail.database;
+
+  routes.post(
+    '/api/v1/auth/login/complete',
+    {
+      schema: {
+        summary: 'Legacy sign-in: a new session with the lifetime asked for',
+        description:
+          'Takes a live session (header session-token; never a pre-session, so the confirmation code is never bypassed) ' +
+          'and issues a further session of the same person for time_to_live hours; the presented session stays as it was.',
+        tags,
+        security,
+        body: CompleteBody,
+        response: { 200: CompleteAnswer, 401: SessionError, 403: SessionError, 422: SessionError, 429: SessionError },
+      },
+    },
+    async (request) => {
+      const issued = await issueFollowingSession(db, sessionOf(request), request.body.time_to_live);
+      return {
+        success: true as const,
+        status: 200 as const,
+        message: 'signed in',
+        expiration: issued.expiresAt.toISOString(),
+        session: issued.sessionToken,
+      };
+    },
+  );
+
+  routes.post(
+    '/api/v1/auth/logout',
+    {
+      schema: {
+        summary: 'Sign out: the session stops working at once',
+        description: "Revokes the presented session; the person's other sessions stay.",
+        tags,
+        security,
+        response: { 200: LogoutAnswer, 401: SessionError, 403: SessionError, 429: SessionError },
+      },
+    },
+    async (request) => {
+      await endSession(db, sessionOf(request));
+      return { success: true as const, status: 200 as const, message: 'signed out' };
+    },
+  );
+
+  routes.get(
+    '/api/v1/auth/session',
+    {
+      schema: {
+        summary: 'The session presented: whose it is and when it expires',
+        tags,
+        security,
+        response: { 200: SessionAnswer, 401: SessionError, 403: SessionError, 429: SessionError },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      return {
+        success: true as const,
+        status: 200 as const,
+        session: String(session.sessionId),
+        user_id: session.userId,
+        expiration: session.expiresAt.toISOString(),
+      };
+    },
+  );
+}

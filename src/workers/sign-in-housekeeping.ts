@@ -1,0 +1,20 @@
+import type { AppContext } from '../app-context.ts';
+import { deleteStaleChallenges } from '../store/login-challenges-repo.ts';
+import { deleteEndedSessions } from '../store/sessions-repo.ts';
+
+const HOUSEKEEPING_INTERVAL_MS = 60_000;
+const HOUSEKEEPING_BATCH_MAX = 1000; // rows per table and pass; a larger backlog goes at the next pass
+const ENDED_SESSION_KEPT_DAYS = 30;
+
+const lastRunAt = new WeakMap<object, number>(); // per database handle
+
+// Sign-in leaves a row per attempt and per session; this bounds both tables. At most once a minute per process;
+// any number of processes may run it side by side (deleting twice deletes nothing).
+export async function sweepSignInRecords(context: Pick<AppContext, 'config' | 'database'>, now = Date.now()): Promise<void> {
+  if (now - (lastRunAt.get(context.database) ?? 0) < HOUSEKEEPING_INTERVAL_MS) return;
+  lastRunAt.set(context.database, now);
+  const { windowS, codeTtlS } = context.config.signIn;
+  const db = context.database.db;
+  await deleteStaleChallenges(db, new Date(now - (Math.max(windowS, codeTtlS) + 60) * 1000), HOUSEKEEPING_BATCH_MAX);
+  await deleteEndedSessions(db, new Date(now - ENDED_SESSION_KEPT_DAYS * 86_400_000), HOUSEKEEPING_BATCH_MAX);
+}
