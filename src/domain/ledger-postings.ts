@@ -21,8 +21,12 @@ import type { PaymentTransition } from './payment-status.ts';
 export const LEDGER_ACCOUNTS = ['available', 'hold', 'fees', 'customers', 'payouts', 'wallet', 'banks', 'clearing'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-// Never below zero, whatever happens: a CHECK constraint in the database, and the ledger check.
+// Never below zero, whatever happens: the ledger check, and for hold a CHECK constraint on its balance row.
 export const NON_NEGATIVE_ACCOUNTS: readonly LedgerAccount[] = Object.freeze(['hold', 'fees']);
+
+// A merchant's accounts with a running balance row: those a posting may be refused on (available) or must not
+// take below zero (hold). The others are the sums of their entries: nothing is decided on them while posting.
+export const BALANCED_ACCOUNTS = ['available', 'hold'] as const satisfies readonly LedgerAccount[];
 
 export const POSTING_KINDS = [
   'payment_captured', // a payment approved (or a two-step payment confirmed): customers → available + fees

@@ -1,5 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { NON_NEGATIVE_ACCOUNTS } from '../domain/ledger-postings.ts';
+import { asc, eq, sql } from 'drizzle-orm';
+import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS } from '../domain/ledger-postings.ts';
 import { FINAL_STATUSES } from '../domain/payment-status.ts';
 import type { Db } from './database.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
@@ -52,20 +52,28 @@ type AccountRow = { merchant_id: string; environment: string; currency: string; 
 const accountRef = (row: AccountRow) => ({ merchantId: Number(row.merchant_id), environment: row.environment, currency: row.currency, account: row.account });
 const accountName = (row: AccountRow) => `${row.account} of merchant ${row.merchant_id} (${row.environment}, ${row.currency})`;
 
-// Every running balance equals the sum of its entries, and every account with entries has its balance row.
+// The sum of each merchant account's entries (every account, balanced or not).
+const entrySums = sql`
+  select t.merchant_id, t.environment, t.currency, e.account, sum(e.amount_minor) as total
+  from ${ledgerEntries} e join ${ledgerTransactions} t on t.id = e.transaction_id
+  where t.merchant_id is not null
+  group by t.merchant_id, t.environment, t.currency, e.account`;
+const balancedAccounts = sql.raw(BALANCED_ACCOUNTS.map((account) => `'${account}'`).join(', '));
+
+// Every running balance (over its shards) equals the sum of its entries, and every balanced account with entries
+// has its balance rows.
 async function balanceMismatches(db: Db): Promise<LedgerViolation[]> {
   const rows = await selectRows<AccountRow & { balance: string | null; entries: string | null }>(
     db,
     sql`
-    with sums as (
-      select t.merchant_id, t.environment, t.currency, e.account, sum(e.amount_minor) as total
-      from ${ledgerEntries} e join ${ledgerTransactions} t on t.id = e.transaction_id
-      where t.merchant_id is not null
-      group by t.merchant_id, t.environment, t.currency, e.account)
+    with sums as (${entrySums}),
+    balances as (
+      select merchant_id, environment, currency, account, sum(balance_minor) as balance_minor from ${ledgerBalances}
+      group by merchant_id, environment, currency, account)
     select coalesce(b.merchant_id, s.merchant_id)::text as merchant_id, coalesce(b.environment, s.environment) as environment,
       coalesce(b.currency, s.currency) as currency, coalesce(b.account, s.account) as account,
       b.balance_minor::text as balance, s.total::text as entries
-    from ${ledgerBalances} b full outer join sums s
+    from balances b full outer join (select * from sums where account in (${balancedAccounts})) s
       on s.merchant_id = b.merchant_id and s.environment = b.environment and s.currency = b.currency and s.account = b.account
     where coalesce(b.balance_minor, 0) <> coalesce(s.total, 0) order by 1, 2, 3, 4 limit ${VIOLATIONS_PER_RULE_MAX}`,
   );
@@ -76,13 +84,18 @@ async function balanceMismatches(db: Db): Promise<LedgerViolation[]> {
   }));
 }
 
+// Hold and fees never below zero: hold's balance rows (their CHECK aside) and every account's entries.
 async function negativeBalances(db: Db): Promise<LedgerViolation[]> {
   const accounts = sql.raw(NON_NEGATIVE_ACCOUNTS.map((account) => `'${account}'`).join(', '));
   const rows = await selectRows<AccountRow & { balance: string }>(
     db,
     sql`
-    select merchant_id::text, environment, currency, account, balance_minor::text as balance from ${ledgerBalances}
-    where account in (${accounts}) and balance_minor < 0 order by 1, 2, 3, 4 limit ${VIOLATIONS_PER_RULE_MAX}`,
+    select merchant_id::text, environment, currency, account, balance::text from (
+      select merchant_id, environment, currency, account, sum(balance_minor) as balance from ${ledgerBalances}
+      where account in (${accounts}) group by merchant_id, environment, currency, account
+      union
+      select merchant_id, environment, currency, account, total from (${entrySums}) sums where account in (${accounts})) found
+    where balance < 0 order by 1, 2, 3, 4 limit ${VIOLATIONS_PER_RULE_MAX}`,
   );
   return rows.map((row) => ({ rule: 'negative_balance', message: `${accountName(row)} is ${row.balance}`, ref: accountRef(row) }));
 }
@@ -245,17 +258,20 @@ export interface OverdrawnWallet {
 // Accounts below zero that may go there (available, after a provider reversed an approved payment): shown, not a
 // violation.
 export async function findOverdrawnWallets(db: Db): Promise<OverdrawnWallet[]> {
-  return db
+  const rows = await db
     .select({
       merchantId: ledgerBalances.merchantId,
       environment: ledgerBalances.environment,
       currency: ledgerBalances.currency,
-      available: ledgerBalances.balanceMinor,
+      available: sql<string>`sum(${ledgerBalances.balanceMinor})::text`,
     })
     .from(ledgerBalances)
-    .where(and(eq(ledgerBalances.account, 'available'), sql`${ledgerBalances.balanceMinor} < 0`))
+    .where(eq(ledgerBalances.account, 'available'))
+    .groupBy(ledgerBalances.merchantId, ledgerBalances.environment, ledgerBalances.currency)
+    .having(sql`sum(${ledgerBalances.balanceMinor}) < 0`)
     .orderBy(asc(ledgerBalances.merchantId), asc(ledgerBalances.environment), asc(ledgerBalances.currency))
     .limit(VIOLATIONS_PER_RULE_MAX);
+  return rows.map((row) => ({ ...row, available: Number(row.available) }));
 }
 
 // drizzle's execute answers { rows } on node-postgres and PGlite alike.

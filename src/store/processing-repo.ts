@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'dr
 import { postingForTransition, type LedgerPosting, type PostedPayment } from '../domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from '../domain/payment-status.ts';
 import type { Db, DbOrTx, Tx } from './database.ts';
-import { postLedger } from './ledger-repo.ts';
+import { AVAILABLE_SHARDS, postLedger } from './ledger-repo.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions, notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 import { seriesColumnsOnOutcome, seriesColumnsOnTransition, seriesPlaceholderValues } from './recurring-repo.ts';
@@ -176,10 +176,11 @@ function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelec
     where ${value('kind')}::text is not null returning id`);
   const entered = db.$with('entered', {}).as(sql`insert into ${ledgerEntries} (transaction_id, account, amount_minor)
     select posted.id, entry.account, entry.amount_minor from posted cross join ${entries}`);
-  const balanced = db.$with('balanced', {}).as(sql`insert into ${ledgerBalances} (merchant_id, environment, currency, account, balance_minor)
-    select moved.merchant_id, moved.environment, ${value('currency')}::text, entry.account, entry.amount_minor
-    from moved cross join ${entries} where ${value('kind')}::text is not null
-    on conflict (merchant_id, environment, currency, account)
+  // A capture credits one shard of available (the payment's: availableShardOf), and nothing else with a balance row.
+  const balanced = db.$with('balanced', {}).as(sql`insert into ${ledgerBalances} (merchant_id, environment, currency, account, shard, balance_minor)
+    select moved.merchant_id, moved.environment, ${value('currency')}::text, entry.account, moved.id % ${sql.raw(String(AVAILABLE_SHARDS))}, entry.amount_minor
+    from moved cross join ${entries} where ${value('kind')}::text is not null and entry.account = 'available'
+    on conflict (merchant_id, environment, currency, account, shard)
     do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = excluded.updated_at`);
   const statement = shape === 'final' ? db.with(moved, logged, closed, queued, posted, entered, balanced) : db.with(moved, logged);
   return statement.select().from(moved).prepare(`payrail_outcome_${shape}_${selectionName}`);
@@ -208,8 +209,8 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
   if (transition?.final && write.notificationEventId === null) throw new Error('a final transition queues a notification: give its event id');
   if (write.posting !== null && !transition?.final) throw new Error('an outcome statement posts to the ledger only with a final transition');
   if (transition?.to === 'authorized') throw new Error('an authorization sets its hold and notifies the merchant: the locked path writes it');
-  // Its balances are added by INSERT … ON CONFLICT, which checks the bare amount against the non-negative CHECK
-  // before it finds the row: only a capture (credits to available and fees) may be posted this way.
+  // Its balance is added by INSERT … ON CONFLICT to available alone: only a capture (a credit to available, the
+  // rest to accounts without balance rows) may be posted this way.
   if (write.posting !== null && write.posting.kind !== 'payment_captured')
     throw new Error(`an outcome statement posts captures only, not ${write.posting.kind}`);
   const unknown = Object.keys(write.details).filter((key) => !(OUTCOME_DETAIL_COLUMNS as readonly string[]).includes(key));

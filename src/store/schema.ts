@@ -15,7 +15,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { COMMISSION_OPERATIONS } from '../domain/commission.ts';
-import { LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
+import { BALANCED_ACCOUNTS, LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
 import { MONEY_CHARGE_PRIVACIES } from '../domain/money-charges.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 import {
@@ -485,6 +485,11 @@ export const ledgerEntries = pgTable(
   ],
 );
 
+// Running balances are kept only for the accounts a posting may be refused on or must not take below zero
+// (BALANCED_ACCOUNTS: available, hold); the outside world's accounts (customers, payouts, fees) are the sums of
+// their entries. `available` is spread over shards: each credit adds to one shard (by the payment it comes from),
+// so a busy merchant's approvals do not queue on one row; a guarded debit locks every shard of the wallet and
+// gathers them into one (ledger-repo.ts).
 export const ledgerBalances = pgTable(
   'ledger_balances',
   {
@@ -494,11 +499,14 @@ export const ledgerBalances = pgTable(
     environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
     currency: text('currency').notNull(),
     account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+    shard: smallint('shard').notNull().default(0),
     balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull(),
     updatedAt: updatedAt(),
   },
   (table) => [
-    primaryKey({ columns: [table.merchantId, table.environment, table.currency, table.account] }),
+    primaryKey({ columns: [table.merchantId, table.environment, table.currency, table.account, table.shard] }),
+    check('ledger_balances_account_check', sql`${table.account} in (${quoted(BALANCED_ACCOUNTS)})`),
+    check('ledger_balances_shard_check', sql`${table.shard} between 0 and 63 and (${table.account} = 'available' or ${table.shard} = 0)`),
     check('ledger_balances_non_negative_check', sql`${table.account} not in (${nonNegativeAccounts}) or ${table.balanceMinor} >= 0`),
   ],
 );

@@ -1,11 +1,10 @@
-import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutText } from '../../src/checkout/locales.ts';
 import { browserTestsRunnable, launchBrowser } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
-import { queryRows } from '../support/sql.ts';
+import { merchantAccounts } from '../support/ledger-accounts.ts';
 
 // spec 2.1 walletToken in real headless Chromium: the customer opens the processingUrl the merchant sent, sees what
 // is paid with which saved card, confirms, and lands where a card payment would.
@@ -91,11 +90,8 @@ describe.runIf(browserTestsRunnable)('walletToken payment confirmed in Chromium'
   });
 
   it('posts every confirmed charge to the ledger', async () => {
-    const [available] = await queryRows<{ balance_minor: number | string }>(
-      server.running.app.payrail.database,
-      sql`select balance_minor from ledger_balances where merchant_id = ${merchant.id} and environment = 'sandbox' and currency = 'EUR' and account = 'available'`,
-    );
+    const { available } = await merchantAccounts(server.running.app.payrail.database.db, merchant.id, 'sandbox', 'EUR');
     // the first payment and the four confirmed wallet payments above
-    expect(Number(available?.balance_minor)).toBe(1000 + 4 * 4250);
+    expect(available).toBe(1000 + 4 * 4250);
   });
 });

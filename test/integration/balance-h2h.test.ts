@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.ts';
+import { merchantAccounts } from '../support/ledger-accounts.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 
 const engines = await testEngines();
@@ -31,12 +31,8 @@ describe.each(engines)('balance after sandbox Host-to-Host payments on %s', (eng
       },
     });
   const accountsOf = async (currency: string) => {
-    const result = (await server.running.app.payrail.database.db.execute(sql`
-      select account, balance_minor::text as balance from ledger_balances
-      where merchant_id = ${merchant.id} and environment = 'sandbox' and currency = ${currency} order by account`)) as unknown as {
-      rows: { account: string; balance: string }[];
-    };
-    return Object.fromEntries(result.rows.map((row) => [row.account, Number(row.balance)]));
+    const accounts = await merchantAccounts(server.running.app.payrail.database.db, merchant.id, 'sandbox', currency);
+    return Object.fromEntries(Object.entries(accounts).filter(([, balance]) => balance !== 0));
   };
   const statusOf = async (token: string) => (await server.call('GET', `/api/v1/payments/${token}`, { key: merchant.sandboxKey })).body.payment.status;
 

@@ -157,12 +157,12 @@ describe.each(engines)('ledger check on %s', (engine) => {
   it('reports a balance changed without an entry', async () => {
     const scope = await newScope();
     await approvedPayment(scope, 4000, FEES_2_5_PLUS_30);
-    await db().execute(sql`update ledger_balances set balance_minor = balance_minor + 1 where merchant_id = ${scope.merchantId} and account = 'fees'`);
+    await db().execute(sql`update ledger_balances set balance_minor = balance_minor + 1 where merchant_id = ${scope.merchantId} and account = 'available'`);
     const { violations } = await check();
     expect(violations).toContainEqual({
       rule: 'balance_mismatch',
-      message: `fees of merchant ${scope.merchantId} (sandbox, USD) is 131 but its entries sum to 130`,
-      ref: { merchantId: scope.merchantId, environment: 'sandbox', currency: 'USD', account: 'fees' },
+      message: `available of merchant ${scope.merchantId} (sandbox, USD) is 3871 but its entries sum to 3870`,
+      ref: { merchantId: scope.merchantId, environment: 'sandbox', currency: 'USD', account: 'available' },
     });
   });
 

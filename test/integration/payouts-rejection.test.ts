@@ -11,6 +11,7 @@ import { adapterAnswer, reply, startFakeAdapter, type AdapterReply, type FakeAda
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 import { queryRows } from '../support/sql.ts';
+import { merchantAccounts } from '../support/ledger-accounts.ts';
 
 const engines = await testEngines();
 
@@ -123,13 +124,8 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
   const statusOf = async (merchant: ProductionMerchant, token: string) => (await payoutOf(merchant, token)).status as string;
 
   const balances = async (merchantId: number) => {
-    const rows = await queryRows<{ account: string; balance: string }>(
-      database(),
-      sql`select account, balance_minor::text as balance from ledger_balances
-        where merchant_id = ${merchantId} and environment = 'production' and currency = 'EUR' and account in ('available', 'hold', 'fees', 'payouts')`,
-    );
-    const byAccount = Object.fromEntries(rows.map((row) => [row.account, Number(row.balance)]));
-    return { available: byAccount['available'] ?? 0, hold: byAccount['hold'] ?? 0, fees: byAccount['fees'] ?? 0, payouts: byAccount['payouts'] ?? 0 };
+    const { available, hold, fees, payouts } = await merchantAccounts(database().db, merchantId, 'production', 'EUR');
+    return { available, hold, fees, payouts };
   };
   const HELD = { available: FUNDED - COST, hold: COST, fees: 0, payouts: 0 };
   const RELEASED = { available: FUNDED, hold: 0, fees: 0, payouts: 0 };

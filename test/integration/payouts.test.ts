@@ -6,6 +6,7 @@ import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 import { queryRows } from '../support/sql.ts';
+import { merchantAccounts } from '../support/ledger-accounts.ts';
 
 const engines = await testEngines();
 
@@ -50,14 +51,8 @@ describe.each(engines)('payouts through the sandbox on %s', (engine) => {
   };
 
   const balances = async (merchantId: number) => {
-    const rows = await queryRows<{ account: string; balance: string }>(
-      database(),
-      sql`select account, balance_minor::text as balance from ledger_balances
-        where merchant_id = ${merchantId} and environment = 'sandbox' and currency = 'USD'`,
-    );
-    const byAccount: Record<string, number> = { available: 0, hold: 0, fees: 0, payouts: 0 };
-    for (const row of rows) byAccount[row.account] = Number(row.balance);
-    return { available: byAccount['available'], hold: byAccount['hold'], fees: byAccount['fees'], payouts: byAccount['payouts'] };
+    const { available, hold, fees, payouts } = await merchantAccounts(database().db, merchantId, 'sandbox', 'USD');
+    return { available, hold, fees, payouts };
   };
 
   const cardPayout = (key: string, pan: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>

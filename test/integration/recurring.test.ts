@@ -4,6 +4,7 @@ import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 import { queryRows } from '../support/sql.ts';
+import { merchantAccounts } from '../support/ledger-accounts.ts';
 
 const engines = await testEngines();
 const HEX_32 = /^[0-9a-f]{32}$/;
@@ -200,10 +201,7 @@ describe.each(engines)('recurring payments through the sandbox adapter on %s', (
     );
     const charged = await payment({ amount: 2500, recurringToken: first.body.recurringToken }, fresh.sandboxKey);
     expect(charged.body.payment.status).toBe('approved');
-    const balances = await rows<{ account: string; balance_minor: number | string }>(
-      sql`select account, balance_minor from ledger_balances where merchant_id = ${fresh.id} and environment = 'sandbox' and currency = 'EUR' order by account`,
-    );
-    expect(Object.fromEntries(balances.map((row) => [row.account, Number(row.balance_minor)]))).toMatchObject({ available: 4000, customers: -4000 });
+    expect(await merchantAccounts(server.running.app.payrail.database.db, fresh.id, 'sandbox', 'EUR')).toMatchObject({ available: 4000, customers: -4000 });
     const [captured] = await rows<{ n: number | string }>(
       sql`select count(*) as n from ledger_transactions t join payments p on p.id = t.payment_id where p.token = ${charged.body.token} and t.kind = 'payment_captured'`,
     );

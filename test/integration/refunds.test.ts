@@ -5,6 +5,7 @@ import { testEngines } from '../support/databases.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 import { queryRows } from '../support/sql.ts';
+import { merchantAccounts, type MerchantAccounts } from '../support/ledger-accounts.ts';
 
 const engines = await testEngines();
 
@@ -65,14 +66,8 @@ describe.each(engines)('refunds through the sandbox on %s', (engine) => {
   const refund = (key: string, body: unknown, headers: Record<string, string> = {}) => server.call('POST', '/api/v1/refunds', { key, body, headers });
   const paymentOf = async (key: string, token: string) => (await server.call('GET', `/api/v1/payments/${token}`, { key })).body.payment;
   const walletOf = async (key: string) => (await server.call('GET', '/api/v1/balance?currency=USD', { key })).body.wallet;
-  const accountOf = async (merchantId: number, account: string) => {
-    const rows = await queryRows<{ balance: string }>(
-      database(),
-      sql`select balance_minor::text as balance from ledger_balances
-        where merchant_id = ${merchantId} and environment = 'sandbox' and currency = 'USD' and account = ${account}`,
-    );
-    return Number(rows[0]?.balance ?? 0);
-  };
+  const accountOf = async (merchantId: number, account: keyof MerchantAccounts) =>
+    (await merchantAccounts(database().db, merchantId, 'sandbox', 'USD'))[account];
   const notificationsAbout = (token: string) =>
     receiver.received.map((item) => JSON.parse(item.body) as Record<string, unknown>).filter((body) => body['token'] === token);
 
