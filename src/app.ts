@@ -66,6 +66,9 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       return typeof supplied === 'string' && REQUEST_ID_PATTERN.test(supplied) ? supplied : randomUUID();
     },
     trustProxy: context.config.trustProxy,
+    // A plugin's start-up (the docs' static files, the sandbox adapter's routes) may take longer than Fastify's 10 s
+    // default on a loaded machine; a start that is merely slow should not fail.
+    pluginTimeout: 60_000,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   };
   const withTls: FastifyServerOptions = options.https
