@@ -47,6 +47,28 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new ApiError('invalid_json', 400, `request body nests objects and arrays deeper than ${JSON_NESTING_DEPTH_MAX} levels`), undefined);
       return;
     }
-    defaultParser(request, text, done);
+    // Text decoded from UTF-8 holds no lone surrogate; only a \u escape can make one, and PostgreSQL refuses it
+    // in jsonb and text (a 500 where the client sent the wrong thing).
+    if (!text.includes('\\u')) {
+      defaultParser(request, text, done);
+      return;
+    }
+    defaultParser(request, text, (error, parsed) => {
+      if (error === null && !wellFormed(parsed)) {
+        done(new ApiError('invalid_json', 400, 'request body has a string with a lone UTF-16 surrogate (\\ud800–\\udfff): not Unicode text'), undefined);
+        return;
+      }
+      done(error, parsed);
+    });
   });
+}
+
+// Every string and property name in a parsed body is well-formed Unicode (bounded: the nesting limit holds).
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => key.isWellFormed() && wellFormed(item));
+  }
+  return true;
 }

@@ -8,9 +8,13 @@ import { loadTls } from '../../src/lib/tls.ts';
 import { openStore } from '../../src/runtime/open-store.ts';
 import { loadSecrets } from '../../src/runtime/secrets.ts';
 
+// Starting a whole service (an embedded database migrated on disk, TLS, workers) takes seconds, many more on a
+// loaded machine: these tests get more than the default 30 s.
+const STARTS_A_SERVICE_MS = 120_000;
+
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
-describe("the data folder is its owner's alone", () => {
+describe("the data folder is its owner's alone", { timeout: STARTS_A_SERVICE_MS }, () => {
   let parent = '';
   afterEach(async () => {
     if (parent) await rm(parent, { recursive: true, force: true });

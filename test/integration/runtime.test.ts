@@ -13,6 +13,10 @@ import { openStore } from '../../src/runtime/open-store.ts';
 import { startApi, type RunningApi } from '../../src/runtime/start-api.ts';
 import { maintenance, testDatabaseUrl, testEngines } from '../support/databases.ts';
 
+// Starting a whole service (an embedded database migrated on disk, TLS, workers) takes seconds, many more on a
+// loaded machine: these tests get more than the default 30 s.
+const STARTS_A_SERVICE_MS = 120_000;
+
 const engines = await testEngines();
 const runFile = promisify(execFile);
 
@@ -29,7 +33,7 @@ async function startOn(dataDir: string, extra: Record<string, string> = {}) {
   return { running, lines, port: portOf(running) };
 }
 
-describe.each(engines)('the service on a real socket (%s)', (engine) => {
+describe.each(engines)('the service on a real socket (%s)', { timeout: STARTS_A_SERVICE_MS }, (engine) => {
   let dataDir: string;
   let databaseName: string | null = null;
   let server: Awaited<ReturnType<typeof startOn>>;
@@ -89,7 +93,7 @@ describe.each(engines)('the service on a real socket (%s)', (engine) => {
   });
 });
 
-describe('embedded database guards', () => {
+describe('embedded database guards', { timeout: STARTS_A_SERVICE_MS }, () => {
   it('creates a demo merchant on a brand-new embedded database only, and refuses a second process on the folder', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'payrail-lock-'));
     try {
@@ -120,7 +124,7 @@ describe('embedded database guards', () => {
   });
 });
 
-describe('behind a TLS-terminating proxy (PAYRAIL_TRUST_PROXY=1)', () => {
+describe('behind a TLS-terminating proxy (PAYRAIL_TRUST_PROXY=1)', { timeout: STARTS_A_SERVICE_MS }, () => {
   it('speaks plain HTTP and refuses requests not forwarded as https with 403 https_required', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'payrail-proxy-'));
     const server = await startOn(dataDir, { PAYRAIL_TRUST_PROXY: '1', PAYRAIL_DEMO_MERCHANT: '0' });

@@ -29,8 +29,11 @@ import {
 } from './sandbox-support.ts';
 
 const engines = await testEngines();
+// Starting a whole service (an embedded database migrated on disk, TLS, workers) takes seconds, many more on a
+// loaded machine: these tests get more than the default 30 s.
+const STARTS_A_SERVICE_MS = 120_000;
 
-describe('sandbox test cards table', () => {
+describe('sandbox test cards table', { timeout: STARTS_A_SERVICE_MS }, () => {
   it('lists every card once, its display being its PAN in groups of four', () => {
     const pans = SANDBOX_TEST_CARDS.map((card) => card.pan);
     expect(new Set(pans).size).toBe(pans.length);
@@ -56,7 +59,7 @@ describe('sandbox test cards table', () => {
   });
 });
 
-describe.each(engines)('sandbox transactions in the database on %s', (engine) => {
+describe.each(engines)('sandbox transactions in the database on %s', { timeout: STARTS_A_SERVICE_MS }, (engine) => {
   it('forgets a transaction once its TTL has passed, takes its payment token anew, and deletes expired rows', async () => {
     const sandbox = await startSandboxFixture(engine, { transactionTtlMs: 300 });
     try {
@@ -80,7 +83,7 @@ describe.each(engines)('sandbox transactions in the database on %s', (engine) =>
   });
 });
 
-describe('provider callback sender', () => {
+describe('provider callback sender', { timeout: STARTS_A_SERVICE_MS }, () => {
   let receiver: CallbackReceiver;
   beforeAll(async () => {
     receiver = await startCallbackReceiver();
@@ -125,7 +128,7 @@ describe('provider callback sender', () => {
   });
 });
 
-describe.each(engines)('standalone sandbox adapter over HTTPS on %s', (engine) => {
+describe.each(engines)('standalone sandbox adapter over HTTPS on %s', { timeout: STARTS_A_SERVICE_MS }, (engine) => {
   let dataDir: string;
   let tls: TlsMaterial;
   beforeAll(async () => {
@@ -180,7 +183,7 @@ describe.each(engines)('standalone sandbox adapter over HTTPS on %s', (engine) =
   });
 });
 
-describe.each(engines)('payrail start --role sandbox-adapter on %s', (engine) => {
+describe.each(engines)('payrail start --role sandbox-adapter on %s', { timeout: STARTS_A_SERVICE_MS }, (engine) => {
   it('opens the service database, signs with the shared secret (generated into the data folder when not configured), and stops cleanly', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'payrail-sandbox-role-'));
     const port = await freePort();
@@ -230,7 +233,7 @@ describe.each(engines)('payrail start --role sandbox-adapter on %s', (engine) =>
   });
 });
 
-describe('the sandbox adapter secret', () => {
+describe('the sandbox adapter secret', { timeout: STARTS_A_SERVICE_MS }, () => {
   it('is exactly 32 characters when configured', () => {
     expect(() => loadConfig({ PAYRAIL_SANDBOX_ADAPTER_SECRET: 'x'.repeat(31) })).toThrow(ConfigError);
     expect(() => loadConfig({ PAYRAIL_SANDBOX_ADAPTER_SECRET: 'x'.repeat(33) })).toThrow(ConfigError);
