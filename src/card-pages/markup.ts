@@ -1,39 +1,9 @@
 import { createHash } from 'node:crypto';
 
-// Markup of the hosted card pages: every interpolation escaped unless it is Markup we wrote, no script at all, one
-// inline stylesheet allowed by its hash. (The checkout's html.ts does the same, but a route folder imports no other.)
+import { html, raw, type SafeHtml } from '../lib/html.ts';
 
-export class Markup {
-  readonly html: string;
-
-  constructor(trustedHtml: string) {
-    this.html = trustedHtml;
-  }
-}
-
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
-}
-
-type Value = Markup | string | number | null | undefined | false | readonly Value[];
-
-const render = (value: Value): string => {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof Markup) return value.html;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-};
-
-// Interpolations sit in element text or in double-quoted attribute values; escapeHtml covers both.
-export function html(strings: TemplateStringsArray, ...values: readonly Value[]): Markup {
-  let markup = strings[0] ?? '';
-  values.forEach((value, index) => {
-    markup += render(value) + (strings[index + 1] ?? '');
-  });
-  return new Markup(markup);
-}
+// The hosted card pages' document: no script at all, one inline stylesheet allowed by its hash; every
+// interpolation escaped by lib/html.ts unless it is SafeHtml we wrote.
 
 const STYLESHEET = `
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#eef1f5;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1c2430}
@@ -56,7 +26,7 @@ export const CARD_PAGE_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-export function renderCardDocument(title: string, main: Markup): string {
+export function renderCardDocument(title: string, main: SafeHtml): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -65,7 +35,7 @@ export function renderCardDocument(title: string, main: Markup): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${title}</title>
-<style>${new Markup(STYLESHEET)}</style>
+<style>${raw(STYLESHEET)}</style>
 </head>
 <body>
 <main>

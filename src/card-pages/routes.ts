@@ -5,7 +5,8 @@ import Type from 'typebox';
 import { openCardPage, submitCardPin } from '../flows/card-pages.ts';
 import { ApiError } from '../lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../lib/rate-limits.ts';
-import { CARD_PAGE_CSP, html, renderCardDocument } from './markup.ts';
+import { html } from '../lib/html.ts';
+import { CARD_PAGE_CSP, renderCardDocument } from './markup.ts';
 import { renderCardPage, type RenderedPage } from './views.ts';
 
 // A wildcard, not :token: a JWT is longer than the router's 100-character limit of a path parameter.

@@ -1,5 +1,6 @@
 import type { CardPageView } from '../flows/card-pages.ts';
-import { html, renderCardDocument, type Markup } from './markup.ts';
+import { html, type SafeHtml } from '../lib/html.ts';
+import { renderCardDocument } from './markup.ts';
 
 export interface RenderedPage {
   statusCode: number;
@@ -51,11 +52,11 @@ export function renderCardPage(view: CardPageView, token: string): RenderedPage 
   }
 }
 
-function page(statusCode: number, title: string, main: Markup): RenderedPage {
+function page(statusCode: number, title: string, main: SafeHtml): RenderedPage {
   return { statusCode, html: renderCardDocument(title, main) };
 }
 
-function cardDataMain(card: Extract<CardPageView, { view: 'card_data' }>['card']): Markup {
+function cardDataMain(card: Extract<CardPageView, { view: 'card_data' }>['card']): SafeHtml {
   return html`<h1>Your card</h1>
 <dl>
 <dt>Card number</dt><dd id="pan">${groupedPan(card.pan)}</dd>
@@ -66,7 +67,7 @@ function cardDataMain(card: Extract<CardPageView, { view: 'card_data' }>['card']
 <p class="note">This page is shown once: reloading it will not show the card again. Close it when you are done.</p>`;
 }
 
-function pinFormMain(token: string, panMask: string, problem: string | null): Markup {
+function pinFormMain(token: string, panMask: string, problem: string | null): SafeHtml {
   const pinInput = (id: string) =>
     html`<input id="${id}" name="${id}" type="password" inputmode="numeric" pattern="[0-9]{4}" minlength="4" maxlength="4" required autocomplete="off">`;
   return html`<h1>Set your card PIN</h1>

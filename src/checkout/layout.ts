@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../lib/html.ts';
 import { checkoutText, type CheckoutLocale } from './locales.ts';
 
 export interface PageResult {

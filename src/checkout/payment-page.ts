@@ -2,7 +2,7 @@ import type { TString, TStringOptions } from 'typebox';
 import { CARD_EXPIRES_PATTERN, CardSchema, CVV_PATTERN, PAN_PATTERN } from '../contract/card-schema.ts';
 import { checkoutCsp } from './csp.ts';
 import { formatAmount } from './format-amount.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
 

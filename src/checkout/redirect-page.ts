@@ -1,6 +1,6 @@
 import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { checkoutCsp, CspSourceError, validateOrigin } from './csp.ts';
-import { escapeAttribute, html, raw, type SafeHtml } from './html.ts';
+import { escapeAttribute, html, raw, type SafeHtml } from '../lib/html.ts';
 import { renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
 import { redirectHtmlNeeds } from './redirect-html.ts';

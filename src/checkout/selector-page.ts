@@ -1,6 +1,6 @@
 // The provider-selection page (spec 2.2 selectorUrl): one link per gateway the payment may go through.
 import { checkoutCsp } from './csp.ts';
-import { html } from './html.ts';
+import { html } from '../lib/html.ts';
 import { renderDocument, type PageResult } from './layout.ts';
 import type { CheckoutLocale } from './locales.ts';
 

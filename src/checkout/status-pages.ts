@@ -1,5 +1,5 @@
 import { checkoutCsp } from './csp.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type ResultStatus } from './locales.ts';
 

@@ -1,6 +1,6 @@
 import { checkoutCsp } from './csp.ts';
 import { formatAmount } from './format-amount.ts';
-import { html } from './html.ts';
+import { html } from '../lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale } from './locales.ts';
 

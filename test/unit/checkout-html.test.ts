@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeAttribute, escapeHtml, html, raw, SafeHtml } from '../../src/checkout/html.ts';
+import { escapeAttribute, escapeHtml, html, raw, SafeHtml } from '../../src/lib/html.ts';
 
 const INJECTIONS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "' autofocus onfocus='alert(1)", '</textarea></title><svg onload=alert(1)>'];
 
