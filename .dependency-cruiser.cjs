@@ -64,6 +64,13 @@ module.exports = {
       to: { path: '^src/(workers|runtime|cli|sandbox-adapter)/|^src/(app|main)[.]ts$' },
     },
     {
+      name: 'packages-stand-alone',
+      severity: 'error',
+      comment: 'packages/ are published on their own: they never import the service.',
+      from: { path: '^packages/' },
+      to: { path: '^src/' },
+    },
+    {
       name: 'the-sandbox-acquirer-stands-apart',
       severity: 'error',
       comment: 'The sandbox adapter is an adapter like any other: it shares only the wire contract, lib and its own store.',

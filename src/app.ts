@@ -27,6 +27,7 @@ import { checkoutRoutes } from './checkout/routes.ts';
 import { selectorRoutes } from './checkout/selector-routes.ts';
 import { paymentRoutes } from './merchant-api/payments/routes.ts';
 import { paymentConfirmationRoutes } from './merchant-api/payments/confirm-routes.ts';
+import { paymentStepRoutes } from './merchant-api/payments/step-routes.ts';
 import { payoutRoutes } from './merchant-api/payouts/routes.ts';
 import { notificationRoutes } from './merchant-api/payments/notification-routes.ts';
 import { balanceRoutes } from './merchant-api/balance/routes.ts';
@@ -138,6 +139,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     registerIdempotency(merchantScope);
     await merchantScope.register(paymentRoutes);
     await merchantScope.register(paymentConfirmationRoutes);
+    await merchantScope.register(paymentStepRoutes);
     await merchantScope.register(payoutRoutes);
     await merchantScope.register(notificationRoutes);
     await merchantScope.register(balanceRoutes);

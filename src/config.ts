@@ -39,6 +39,12 @@ const ConfigEnv = Type.Object({
   PAYRAIL_SANDBOX_ADAPTER_SECRET: Type.Optional(
     Type.String({ minLength: 32, maxLength: 32, description: 'signs what the core and the sandbox adapter send each other' }),
   ),
+  PAYRAIL_SANDBOX_ADAPTER_TRANSPORT: Type.Union([Type.Literal('http'), Type.Literal('rabbit')], {
+    default: 'http',
+    description: 'how the built-in sandbox gateway reaches the sandbox adapter (rabbit: over PAYRAIL_SANDBOX_RABBIT_URL)',
+  }),
+  PAYRAIL_SANDBOX_RABBIT_URL: Type.String({ default: 'amqp://guest:guest@127.0.0.1:5672', pattern: '^amqps?://[^/?#]+(/[^?#]*)?$' }),
+  PAYRAIL_SANDBOX_RABBIT_QUEUE: Type.String({ default: 'payrail.sandbox-adapter.requests', pattern: '^(?!amq\\.)[A-Za-z0-9._:-]{1,255}$' }),
   PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 120, default: 15 }),
   PAYRAIL_SANDBOX_FINAL_WAITING_S: Type.Integer({ minimum: 0, maximum: 3600, default: 15 }),
   PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', maxLength: 1000, description: 'checked by parseTimeRatesText' }),
@@ -90,6 +96,8 @@ export interface Config {
   authorizationHoldHours: number; // a two-step payment's authorization is voided automatically after this
   sandboxAdapterUrl: string;
   sandboxAdapterSecret: string | null; // null: generated into <data dir>/sandbox-adapter.key
+  sandboxAdapterTransport: 'http' | 'rabbit';
+  sandboxRabbit: { url: string; user: string; password: string; queue: string }; // url without credentials
   sandboxResponseTimeoutS: number;
   sandboxFinalWaitingS: number;
   sandboxStatusRates: Record<string, number>;
@@ -157,6 +165,8 @@ function toConfig(env: ConfigEnvValues): Config {
     authorizationHoldHours: env.PAYRAIL_AUTHORIZATION_HOLD_HOURS,
     sandboxAdapterUrl: env.PAYRAIL_SANDBOX_ADAPTER_URL ?? `${publicUrl}/sandbox-adapter`,
     sandboxAdapterSecret: env.PAYRAIL_SANDBOX_ADAPTER_SECRET ?? null,
+    sandboxAdapterTransport: env.PAYRAIL_SANDBOX_ADAPTER_TRANSPORT,
+    sandboxRabbit: sandboxRabbitOf(env.PAYRAIL_SANDBOX_RABBIT_URL, env.PAYRAIL_SANDBOX_RABBIT_QUEUE),
     sandboxResponseTimeoutS: env.PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S,
     sandboxFinalWaitingS: env.PAYRAIL_SANDBOX_FINAL_WAITING_S,
     sandboxStatusRates: sandboxStatusRates(env.PAYRAIL_SANDBOX_STATUS_RATES),
@@ -192,6 +202,24 @@ function smtpOf(env: ConfigEnvValues): Config['smtp'] {
 // for the embedded development start, off under NODE_ENV=production or with a PostgreSQL database.
 function allowPrivateCallbacksByDefault(env: ConfigEnvValues): boolean {
   return env.NODE_ENV !== 'production' && !env.DATABASE_URL;
+}
+
+// The credentials leave the URL: the sandbox gateway's settings travel in every request and its logs show rabbit_url,
+// while rabbit_password is redacted wherever it appears.
+function sandboxRabbitOf(text: string, queue: string): Config['sandboxRabbit'] {
+  if (!URL.canParse(text)) throw new ConfigError('invalid configuration: PAYRAIL_SANDBOX_RABBIT_URL is not a URL');
+  const url = new URL(text);
+  let user: string;
+  let password: string;
+  try {
+    user = url.username === '' && url.password === '' ? 'guest' : decodeURIComponent(url.username);
+    password = url.username === '' && url.password === '' ? 'guest' : decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError('invalid configuration: PAYRAIL_SANDBOX_RABBIT_URL has malformed percent-encoded credentials');
+  }
+  url.username = '';
+  url.password = '';
+  return { url: url.toString().replace(/\/$/, ''), user, password, queue };
 }
 
 // The same rules as a gateway's status_checker_time_rates, refused at start rather than by the first status check.

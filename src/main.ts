@@ -6,6 +6,7 @@ import { DataDirLockedError } from './lib/data-dir.ts';
 const USAGE = `Usage: payrail <command> [options]
 
   start [--role all|api|worker|sandbox-adapter]  start the service (default: everything in one process)
+  start --role sandbox-adapter [--transport http|rabbit]  rabbit: also consume its RabbitMQ queue (default PAYRAIL_SANDBOX_ADAPTER_TRANSPORT)
   migrate                      apply database migrations and exit
   merchant create --name NAME  create a merchant and print its sandbox and production keys
   merchant list                list merchants
@@ -14,9 +15,9 @@ const USAGE = `Usage: payrail <command> [options]
   merchant disable --id ID | merchant enable --id ID
   merchant commissions --id ID  show the merchant's commission terms for pay, payout and refund
   merchant set-commission --id ID --operation pay|payout|refund (--percent 2.5 --fixed 30 | --clear)
-  gateway add --merchant ID --alias NAME --environment sandbox|production (--settings JSON | --settings-file PATH)
+  gateway add --merchant ID --alias NAME --environment sandbox|production (--settings JSON | --settings-file PATH) [--routing JSON]
   gateway list --merchant ID
-  gateway update --merchant ID --id GID (--settings JSON | --settings-file PATH | --alias NAME)
+  gateway update --merchant ID --id GID (--settings JSON | --settings-file PATH | --alias NAME | --routing JSON|null)
   gateway disable|enable --merchant ID --id GID
   dispute list [--merchant ID] [--status open|under_review|won|lost]
   dispute get --token T        a dispute with its documents
@@ -28,6 +29,8 @@ const USAGE = `Usage: payrail <command> [options]
   app-token create --name NAME  create a token for an internal service (header app-token); shown once
   app-token list | app-token revoke --id ID
   outbox [--limit N]           messages to people (sign-in codes); without SMTP their text is shown until the code expires
+  adapter-check --url URL --sign-key KEY [--card-decline PAN] [--card-callback PAN] [--json] …
+                               run the adapter conformance suite against a running adapter (adapter-check --help)
 
 Options: --url URL (admin commands; default PAYRAIL_PUBLIC_URL or https://localhost:8443), --json, --help
 Configuration comes from the environment; see the README.`;
@@ -35,11 +38,17 @@ Configuration comes from the environment; see the README.`;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'adapter-check') {
+    // Its own options, and no Payrail configuration: it runs against any adapter, anywhere.
+    const { runAdapterCheckCommand } = await import('./cli/adapter-check-command.ts');
+    return runAdapterCheckCommand(argv.slice(1), print);
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       role: { type: 'string', default: 'all' },
+      transport: { type: 'string' },
       name: { type: 'string' },
       id: { type: 'string' },
       environment: { type: 'string' },
@@ -48,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
       alias: { type: 'string' },
       settings: { type: 'string' },
       'settings-file': { type: 'string' },
+      routing: { type: 'string' },
       operation: { type: 'string' },
       percent: { type: 'string' },
       fixed: { type: 'string' },
@@ -77,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   switch (command) {
     case 'start':
-      return start(config, values.role);
+      return start(config, values.role, values.transport);
     case 'migrate': {
       // Loaded on demand: admin commands should start fast, without the database engines.
       const { openStore } = await import('./runtime/open-store.ts');
@@ -140,10 +150,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function start(config: Config, role: string): Promise<number> {
+async function start(config: Config, role: string, transport: string | undefined): Promise<number> {
   if (role === 'sandbox-adapter') {
+    if (transport !== undefined && transport !== 'http' && transport !== 'rabbit') throw new CliError(`unknown transport "${transport}": http | rabbit`);
     const { startSandboxAdapterRole } = await import('./runtime/start-sandbox-adapter.ts');
-    return waitForSignal(await startSandboxAdapterRole(config, print));
+    return waitForSignal(await startSandboxAdapterRole(config, print, transport ?? config.sandboxAdapterTransport));
+  }
+  if (transport !== undefined) {
+    throw new CliError('--transport is for --role sandbox-adapter; the api reaches its sandbox as PAYRAIL_SANDBOX_ADAPTER_TRANSPORT says');
   }
   if (role !== 'all' && role !== 'api' && role !== 'worker') {
     throw new CliError(`unknown role "${role}": all | api | worker | sandbox-adapter`);

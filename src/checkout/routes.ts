@@ -30,6 +30,8 @@ import {
 } from './pages.ts';
 import { renderRefusedPage } from './status-pages.ts';
 import { checkoutJson, wantsJson } from './json-view.ts';
+import { registerStepRoutes, stepPageOf, stepUrls } from './step-routes.ts';
+import { currentPendingStep } from '../domain/pending-step.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
 const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 5 })) });
@@ -88,6 +90,9 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   // After a form post (ours or an issuer's 3-D Secure page), CSP form-action forbids redirecting to the
   // merchant's origin, so the waiting page's script navigates there instead, at its first poll.
   const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale, afterFormPost = false) => {
+    // A secure code or more data the adapter asks for (issue 10) comes before any destination.
+    const stepPage = stepPageOf(payment, locale, amountText(payment, locale), stepUrls(payment.token, locale));
+    if (stepPage) return send(reply, stepPage);
     const destination = merchantDestination(payment);
     if (destination && afterFormPost) return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
     if (destination) return reply.redirect(destination, 303);
@@ -115,8 +120,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       const typed = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
-    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalOfDisabledMerchant);
-    if (processed === null) return send(reply, renderRefusedPage({ locale }), 403);
+    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalBeforeSending);
+    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale }), processed.refusedStatus);
     const redirect = processed.redirectRequest as RedirectRequest | null;
     if (processed.status === 'pending' && redirect) {
       return send(reply, redirectOrWaitingPage(request.log, { locale, redirect, statusUrl: urls(payment.token).status }));
@@ -132,8 +137,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (payment.status !== 'init' || payment.walletToken === null || isCrossSitePost(request.headers['sec-fetch-site'])) {
       return reply.redirect(urls(payment.token).back, 303);
     }
-    const processed = await confirmWalletPayment(deps, payment, { ip: request.ip }).catch(refusalOfDisabledMerchant);
-    if (processed === null) return send(reply, renderRefusedPage({ locale }), 403);
+    const processed = await confirmWalletPayment(deps, payment, { ip: request.ip }).catch(refusalBeforeSending);
+    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale }), processed.refusedStatus);
     const redirect = processed.redirectRequest as RedirectRequest | null;
     if (processed.status === 'pending' && redirect) {
       return send(reply, redirectOrWaitingPage(request.log, { locale, redirect, statusUrl: urls(payment.token).status }));
@@ -149,10 +154,16 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   routes.get('/checkout/:token/return', { schema }, landing);
   routes.post('/checkout/:token/return', { schema }, landing);
 
+  await registerStepRoutes(app, deps, { load, send, amountText, redirectPage: redirectOrWaitingPage, formPostLimit });
+
   routes.get('/checkout/:token/status', { schema }, async (request) => {
     const payment = await load(request.params.token);
     // An authorization (two-step payment) is the end of the customer's part: the merchant confirms it later.
     const settled = isSettled(payment) || payment.status === 'authorized';
+    // A step the provider asked for meanwhile (issue 10) ends the customer's wait too: the page moves on to it.
+    if (!settled && currentPendingStep(payment) !== null) {
+      return { status: payment.status, final: true, redirectUrl: stepUrls(payment.token, normalizeLocale(request.query.locale ?? payment.locale)).page };
+    }
     return { status: payment.status, final: settled, redirectUrl: settled ? (merchantDestination(payment) ?? urls(payment.token).back) : null };
   });
 
@@ -164,11 +175,15 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
-// A disabled merchant's payment is refused before anything reaches its gateway (the flow says so with
-// merchant_disabled): the customer gets a page, not an error.
-function refusalOfDisabledMerchant(error: unknown): null {
-  if (error instanceof ApiError && error.code === 'merchant_disabled') return null;
-  throw error;
+// Refusals before anything reached a gateway: a disabled merchant (merchant_disabled), or no gateway of the
+// merchant that takes this payment (no_gateway: none active, or no routing rule accepts it). The customer gets a
+// page saying the card was not charged, not an error in JSON.
+const REFUSED_BEFORE_SENDING: Readonly<Record<string, number>> = { merchant_disabled: 403, no_gateway: 422 };
+
+function refusalBeforeSending(error: unknown): { refusedStatus: number } {
+  const refusedStatus = error instanceof ApiError ? REFUSED_BEFORE_SENDING[error.code] : undefined;
+  if (refusedStatus === undefined) throw error;
+  return { refusedStatus };
 }
 
 // A gateway URL the page's CSP cannot name: the card is already with the gateway, so the customer waits

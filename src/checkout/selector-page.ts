@@ -10,6 +10,9 @@ interface SelectorText {
   noProviders: string;
   unknownTitle: string;
   unknownMessage: string;
+  unknownProviderTitle: string;
+  unknownProviderMessage: string;
+  otherProviders: string;
 }
 
 const SELECTOR_TEXT: Readonly<Record<CheckoutLocale, SelectorText>> = {
@@ -19,6 +22,9 @@ const SELECTOR_TEXT: Readonly<Record<CheckoutLocale, SelectorText>> = {
     noProviders: 'No payment provider is available for this payment right now. Please try again later.',
     unknownTitle: 'Payment not found',
     unknownMessage: 'This payment link is not valid. Please return to the shop and start again.',
+    unknownProviderTitle: 'Payment provider not found',
+    unknownProviderMessage: 'This payment provider is not available for this payment.',
+    otherProviders: 'Choose another provider',
   },
   zh: {
     title: '选择支付方式',
@@ -26,6 +32,9 @@ const SELECTOR_TEXT: Readonly<Record<CheckoutLocale, SelectorText>> = {
     noProviders: '目前没有可用于此笔付款的支付服务商，请稍后再试。',
     unknownTitle: '未找到付款',
     unknownMessage: '此付款链接无效，请返回商店重新开始。',
+    unknownProviderTitle: '未找到支付服务商',
+    unknownProviderMessage: '此支付服务商不适用于这笔付款。',
+    otherProviders: '选择其他服务商',
   },
   jp: {
     title: 'お支払い方法の選択',
@@ -33,6 +42,9 @@ const SELECTOR_TEXT: Readonly<Record<CheckoutLocale, SelectorText>> = {
     noProviders: '現在、このお支払いに利用できる決済サービスがありません。しばらくしてから再度お試しください。',
     unknownTitle: 'お支払いが見つかりません',
     unknownMessage: 'このお支払いリンクは無効です。ショップに戻って最初からやり直してください。',
+    unknownProviderTitle: '決済サービスが見つかりません',
+    unknownProviderMessage: 'この決済サービスはこのお支払いには利用できません。',
+    otherProviders: '別の決済サービスを選択',
   },
 };
 
@@ -70,4 +82,15 @@ export function renderUnknownPaymentPage(locale: CheckoutLocale): PageResult {
 <p class="result-message">${text.unknownMessage}</p>
 </section>`;
   return { html: renderDocument({ locale, title: text.unknownTitle, main }), csp: checkoutCsp() };
+}
+
+// A processingUrl entry naming a gateway this payment cannot go through (unknown, disabled since, mistyped).
+export function renderUnknownProviderPage(locale: CheckoutLocale, selectorHref: string): PageResult {
+  const text = SELECTOR_TEXT[locale];
+  const main = html`<section id="unknown-provider" class="status-panel">
+<h1>${text.unknownProviderTitle}</h1>
+<p class="result-message">${text.unknownProviderMessage}</p>
+<p><a class="button button-secondary" href="${selectorHref}">${text.otherProviders}</a></p>
+</section>`;
+  return { html: renderDocument({ locale, title: text.unknownProviderTitle, main }), csp: checkoutCsp() };
 }

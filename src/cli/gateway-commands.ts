@@ -11,6 +11,7 @@ export interface GatewayCommandOptions {
   environment?: string | undefined;
   settings?: string | undefined; // the spec 2.10 settings block as JSON
   settingsFile?: string | undefined; // a file holding that JSON
+  routing?: string | undefined; // the gateway's routing rules as JSON (null on update removes them)
   json: boolean;
 }
 
@@ -46,7 +47,13 @@ export async function runGatewayCommand(
       }
       const settings = readSettings(options);
       if (settings === undefined) throw new CliError('gateway add needs --settings <JSON> or --settings-file <path>');
-      const answer = await admin.call('POST', `/merchants/${merchantId}/gateways`, { alias: options.alias, environment, settings });
+      const routing = readRouting(options, false);
+      const answer = await admin.call('POST', `/merchants/${merchantId}/gateways`, {
+        alias: options.alias,
+        environment,
+        settings,
+        ...(routing === undefined ? {} : { routing }),
+      });
       const gateway = answer['gateway'] as GatewaySummary;
       if (options.json) return print(JSON.stringify(gateway));
       return print(`Gateway #${gateway.id} "${gateway.alias}" (${gateway.environment}) added to merchant #${gateway.merchant_id}.`);
@@ -63,10 +70,14 @@ export async function runGatewayCommand(
     case 'update': {
       const path = gatewayPath(options);
       const settings = readSettings(options);
-      if (settings === undefined && !options.alias) throw new CliError('gateway update needs --settings <JSON>, --settings-file <path> or --alias <name>');
+      const routing = readRouting(options, true);
+      if (settings === undefined && !options.alias && routing === undefined) {
+        throw new CliError('gateway update needs --settings <JSON>, --settings-file <path>, --alias <name> or --routing <JSON>');
+      }
       const answer = await admin.call('PUT', path, {
         ...(options.alias ? { alias: options.alias } : {}),
         ...(settings === undefined ? {} : { settings }),
+        ...(routing === undefined ? {} : { routing }),
       });
       const gateway = answer['gateway'] as GatewaySummary;
       return print(options.json ? JSON.stringify(gateway) : describe(gateway));
@@ -109,6 +120,22 @@ function parseSettings(text: string, source: string): Record<string, unknown> {
     throw new CliError(`${source} is not valid JSON: ${(error as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${source} must be a JSON object (spec 2.10 settings)`);
+  return value as Record<string, unknown>;
+}
+
+// The routing rules (docs: routing among gateways), checked for JSON here and for their rules by the server.
+function readRouting(options: GatewayCommandOptions, nullAllowed: boolean): Record<string, unknown> | null | undefined {
+  if (options.routing === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(options.routing);
+  } catch (error) {
+    throw new CliError(`--routing is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null && nullAllowed) return null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CliError(`--routing must be a JSON object${nullAllowed ? ' (or null to remove the rules)' : ''}`);
+  }
   return value as Record<string, unknown>;
 }
 

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { TIME_RATE_RANGES_MAX } from '../domain/status-check-schedule.ts';
+import { isSecretName, keyNameOf } from '../lib/secret-names.ts';
 
 // Keys spec 2.10 does not define are the provider's own (brand_id, client_id, secret, …): they pass through
 // to the adapter unchanged, within these bounds (checked by providerSettingsProblem).
@@ -143,16 +144,10 @@ function providerValueProblem(field: string, value: unknown, depth: number): Set
   return null;
 }
 
-// Which names are secrets, at any depth: a name containing one of SECRET_WORDS, or containing "key" unless it
-// also says public ("assets_public_key", "publishable_key": a public key is not a secret). Asset files are
-// masked whatever their name, since a certificate bundle may carry its private key.
-const SECRET_WORDS = ['secret', 'password', 'passwd', 'passphrase', 'private', 'token', 'credential', 'auth', 'salt'];
-const PUBLIC_WORDS = ['public', 'publishable'];
-
+// Secret names at any depth are those of the one list (lib/secret-names.ts); asset files are masked whatever
+// their name, since a certificate bundle may carry its private key.
 function isSecretSettingName(name: string): boolean {
-  const lowered = name.toLowerCase();
-  if (SECRET_WORDS.some((word) => lowered.includes(word))) return true;
-  return lowered.includes('key') && !PUBLIC_WORDS.some((word) => lowered.includes(word));
+  return isSecretName(keyNameOf(name));
 }
 
 const SECRET_SHOWN_CHARS = 4;

@@ -1,11 +1,12 @@
 // What an adapter's answer means for the payment (spec 2.9 and 7). Anything we do not understand
 // maps to pending, never to approved: only an explicit answer is final.
 import type { AdapterLog, AdapterRequisites, RedirectRequest, RedirectType } from './adapter-answer.ts';
+import { readAdapterStep, type AdapterStep } from './adapter-step.ts';
 
 export type AdapterAnswer =
   | { kind: 'response'; body: unknown }
   | { kind: 'timeout' }
-  | { kind: 'network_error'; message: string }
+  | { kind: 'network_error'; message: string; code?: string } // code: the system error code (ECONNREFUSED, …) when there is one
   | { kind: 'http_error'; statusCode: number }
   | { kind: 'invalid_json' };
 
@@ -22,6 +23,7 @@ export interface AdapterOutcome {
   amount: number | null;
   currency: string | null;
   systemError: string | null;
+  step: AdapterStep | null; // a pending answer's secure_code_request or next_step (domain/adapter-step.ts)
 }
 
 const ADAPTER_LOGS_KEPT_MAX = 100;
@@ -66,7 +68,7 @@ function interpretBody(body: unknown): AdapterOutcome {
     if (body['result'] === true) return { ...outcome, status: 'approved' };
     return { ...outcome, systemError: 'adapter reports approved without result: true' };
   }
-  if (body['status'] === 'pending') return outcome;
+  if (body['status'] === 'pending') return withStep(outcome, body);
   return { ...outcome, systemError: `adapter answered a status we do not understand: ${describeStatus(body['status'])}` };
 }
 
@@ -85,10 +87,18 @@ export function pendingOutcome(systemError: string | null): AdapterOutcome {
     amount: null,
     currency: null,
     systemError,
+    step: null,
   };
 }
 
-function wellTypedFields(body: JsonObject): Omit<AdapterOutcome, 'status' | 'declineReason' | 'systemError'> {
+// Only a pending answer asks for a step; one we cannot show is left out and said why (the status checker goes on).
+function withStep(outcome: AdapterOutcome, body: JsonObject): AdapterOutcome {
+  const reading = readAdapterStep(body);
+  if ('problem' in reading) return { ...outcome, systemError: `adapter asked for a step that cannot be shown: ${reading.problem}` };
+  return { ...outcome, step: reading.step };
+}
+
+function wellTypedFields(body: JsonObject): Omit<AdapterOutcome, 'status' | 'declineReason' | 'systemError' | 'step'> {
   const amount = body['amount'];
   return {
     gatewayToken: nonEmptyStringOrNull(body['gateway_token']),

@@ -12,6 +12,8 @@ export const SANDBOX_TEST_CARD_NUMBERS = Object.freeze({
   callback_approved: '4000 0000 0000 1001',
   status_check_approved: '4000 0000 0000 1002',
   timeout_then_approved: '4000 0000 0000 1003',
+  secure_code_approved: '4000 0000 0000 2008',
+  next_step_approved: '4000 0000 0000 2016',
   payout_approved: '5555 5555 5555 4444',
   payout_declined: '5105 1051 0510 5100',
 });

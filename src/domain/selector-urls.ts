@@ -4,7 +4,28 @@ export function selectorUrl(publicUrl: string, payment: { token: string; locale:
   return `${publicUrl}/checkout/${payment.token}/select?locale=${payment.locale}`;
 }
 
-// Opening it records the customer's choice of gateway and leads on to the payment page.
-export function providerChoicePath(token: string, alias: string, locale: string): string {
-  return `/checkout/${token}/via/${encodeURIComponent(alias)}?locale=${encodeURIComponent(locale)}`;
+// spec 2.2: one entry of processingUrl when several providers are offered. Opening it records the customer's
+// choice of that gateway and leads on to the payment page.
+export function providerCheckoutUrl(publicUrl: string, payment: { token: string; locale: string }, alias: string): string {
+  return `${publicUrl}${providerCheckoutPath(payment.token, alias, payment.locale)}`;
 }
+
+export function providerCheckoutPath(token: string, alias: string, locale: string): string {
+  return `/checkout/${token}/${encodeURIComponent(alias)}?locale=${encodeURIComponent(locale)}`;
+}
+
+// The checkout pages' own segments after /checkout/<token>/: a gateway alias equal to one would be shadowed by
+// that page, so no gateway may take one of these names.
+export const CHECKOUT_RESERVED_SEGMENTS = [
+  'select',
+  'via',
+  'confirm',
+  'return',
+  'status',
+  'step',
+  'secure_code',
+  'resend_otp',
+  'next_step',
+  'assets',
+  'json',
+] as const;

@@ -3,6 +3,7 @@ import type { GatewaySettings, PayRequest, StatusRequest } from '../contract/ada
 import { cardBrandOf } from '../domain/card-brand.ts';
 import type { CardInput, CreatePaymentRequest, CustomerInput } from '../domain/payment-request.ts';
 import { checkoutReturnUrl, providerCallbackUrl } from '../domain/public-urls.ts';
+import { gatewayPublicUrl } from '../domain/custom-host.ts';
 import { withoutAbsent } from '../lib/without-absent.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 
@@ -36,7 +37,7 @@ export function buildPayRequest(
   storedCardToken: string | null = null, // a recurring charge: the card on file the provider named (recurring_gateway_token)
 ): PayRequest {
   const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
-  const publicUrl = context.config.publicUrl;
+  const publicUrl = gatewayPublicUrl(context.config.publicUrl, settings.custom_host); // spec 2.10 custom_host
   return {
     method_name: 'pay',
     params: {

@@ -4,6 +4,7 @@ import { postingForTransition } from '../domain/ledger-postings.ts';
 import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
 import { AUTHORIZATION_HOLD_HOURS_DEFAULT } from '../config.ts';
 import { mapRequisites } from '../domain/requisites.ts';
+import { currentPendingStep, nextPendingStep } from '../domain/pending-step.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
 import type { Db } from '../store/database.ts';
@@ -26,7 +27,7 @@ import {
 } from '../store/processing-repo.ts';
 
 export interface OutcomeSource {
-  kind: 'pay' | 'status' | 'callback';
+  kind: 'pay' | 'status' | 'callback' | 'confirm_secure_code' | 'resend_otp' | 'next_payment_step'; // also the log rows' kind (spec 2.9)
   settings: GatewaySettings;
   extraLogs?: readonly unknown[];
   sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
@@ -55,6 +56,10 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
   const transition = decideReportedStatus(current.status, outcome.status, transitionOptions(current, source));
   const frozen = isFinal(current.status) && transition === null; // a final payment only records the logs of late answers
   const changes = frozen ? {} : detailChanges(current, outcome, source);
+  if (!frozen) {
+    const step = nextPendingStep(currentPendingStep(current), outcome, source.kind, transition?.to ?? current.status, new Date());
+    if (step !== undefined) changes.pendingStep = step;
+  }
   let payment = current;
   if (transition) {
     changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
@@ -108,8 +113,9 @@ export async function applySentOutcome<S extends OutcomeSelection>(
 ): Promise<OutcomeRow<S> | PaymentRow> {
   if (sent.status !== 'pending') throw new Error(`payment ${sent.id} was sent while ${sent.status}`);
   const transition = decideReportedStatus(sent.status, outcome.status, transitionOptions(sent, source));
-  // An authorization (two-step payment) also sets its hold and notifies the merchant: the locked path writes it.
-  if (transition?.to === 'authorized') return (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+  // An authorization (two-step payment) also sets its hold and notifies the merchant, and a step the adapter asks
+  // for (a secure code, a next step) is kept with its counters: the locked path writes both.
+  if (transition?.to === 'authorized' || outcome.step !== null) return (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
   const written = await writeOutcome(
     db,
     sent.id,

@@ -3,7 +3,9 @@ import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { ApiError } from '../lib/errors.ts';
 import { findGateway, insertGateway, listGateways, updateGateway, type GatewayRow } from '../store/gateways-repo.ts';
 import type { Environment } from '../store/merchants-repo.ts';
+import { assertRoutingRules } from './gateway-routing.ts';
 import { assertRunnableSettings, sealSettings } from './gateways.ts';
+import type { GatewayRoutingRules } from '../domain/gateway-routing.ts';
 import { getMerchant } from './merchants.ts';
 
 export type { GatewayRow };
@@ -16,17 +18,20 @@ export interface NewGateway {
   alias: string;
   environment: Environment;
   settings: GatewaySettings;
+  routing?: GatewayRoutingRules | null;
 }
 
 export async function addGateway(context: AppContext, merchantId: number, input: NewGateway): Promise<GatewayRow> {
   const db = context.database.db;
   await getMerchant(db, merchantId);
   assertRunnableSettings(input.settings);
+  if (input.routing) assertRoutingRules(context.currencies, input.routing);
   const gateway = await insertGateway(db, {
     merchantId,
     environment: input.environment,
     alias: input.alias,
     settingsSealed: sealSettings(context.masterKey, input.settings),
+    routing: input.routing ?? null,
   });
   if (!gateway) throw aliasTaken(input.environment, input.alias);
   return gateway;
@@ -41,10 +46,11 @@ export async function changeGateway(
   context: AppContext,
   merchantId: number,
   gatewayId: number,
-  changes: { alias?: string | undefined; settings?: GatewaySettings | undefined },
+  changes: { alias?: string | undefined; settings?: GatewaySettings | undefined; routing?: GatewayRoutingRules | null | undefined },
 ): Promise<GatewayRow> {
   const db = context.database.db;
   if (changes.settings) assertRunnableSettings(changes.settings);
+  if (changes.routing) assertRoutingRules(context.currencies, changes.routing);
   const existing = await findGateway(db, merchantId, gatewayId);
   if (!existing) throw notFound(gatewayId);
   const alias = changes.alias;
@@ -55,6 +61,7 @@ export async function changeGateway(
   const gateway = await updateGateway(db, merchantId, gatewayId, {
     ...(alias ? { alias } : {}),
     ...(changes.settings ? { settingsSealed: sealSettings(context.masterKey, changes.settings) } : {}),
+    ...(changes.routing === undefined ? {} : { routing: changes.routing }),
   });
   if (!gateway) throw notFound(gatewayId);
   return gateway;

@@ -3,6 +3,9 @@ import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
 import { providerSettingsProblem, type GatewaySettings } from '../contract/gateway-settings.ts';
 import { parseTimeRates, TimeRatesError } from '../domain/status-check-schedule.ts';
+import { isRabbitSettingsProblem, rabbitEndpointOf } from '../gateways/rabbit-endpoint.ts';
+import { readCustomHost } from '../domain/custom-host.ts';
+import { assetsProblem } from '../gateways/client-tls.ts';
 import { findActiveGateway, findGateway, findGatewayById, type GatewayRow } from '../store/gateways-repo.ts';
 import type { Environment } from '../store/merchants-repo.ts';
 
@@ -25,22 +28,31 @@ export function unsealSettings(masterKey: Buffer, gateway: GatewayRow): GatewayS
 // Refuses what this version cannot run, with the reason (spec 2.10).
 export function assertRunnableSettings(settings: GatewaySettings): void {
   if (settings.gateway_settings.processing_method === 'rabbit') {
-    throw new ApiError('unsupported_processing_method', 422, 'processing_method rabbit is not supported yet; use http_requests', [
-      {
-        code: 'unsupported_processing_method',
-        field: 'settings.gateway_settings.processing_method',
-        message: 'rabbit is not supported yet; use http_requests',
-      },
-    ]);
-  }
-  if (!settings.gateway_settings.full_link) {
+    // spec 2.10: rabbit_url (amqp:// or amqps://), credentials in rabbit_user / rabbit_password or the URL.
+    const endpoint = rabbitEndpointOf(settings.gateway_settings);
+    if (isRabbitSettingsProblem(endpoint)) {
+      throw new ApiError('invalid_field', 422, `${endpoint.field} ${endpoint.message}`, [{ code: 'invalid_field', ...endpoint }]);
+    }
+    // A URL is shown in listings and logs as it is; a password belongs in rabbit_password, which is masked.
+    if (new URL(settings.gateway_settings.rabbit_url ?? '').password !== '') {
+      const field = 'settings.gateway_settings.rabbit_url';
+      const message = 'must not carry a password: put it in rabbit_password (masked in listings and logs)';
+      throw new ApiError('invalid_field', 422, `${field} ${message}`, [{ code: 'invalid_field', field, message }]);
+    }
+  } else if (!settings.gateway_settings.full_link) {
     throw new ApiError('invalid_field', 422, 'full_link is required for http_requests', [
       { code: 'invalid_field', field: 'settings.gateway_settings.full_link', message: 'is required for processing_method http_requests' },
     ]);
   }
   assertValidTimeRates(settings.gateway_settings.status_checker_time_rates);
-  const problem = providerSettingsProblem(settings);
+  const problem = providerSettingsProblem(settings) ?? customHostProblem(settings.custom_host) ?? assetsProblem(settings.assets);
   if (problem) throw new ApiError('invalid_field', 422, `${problem.field} ${problem.message}`, [{ code: 'invalid_field', ...problem }]);
+}
+
+function customHostProblem(customHost: string | undefined): { field: string; message: string } | null {
+  if (customHost === undefined) return null;
+  const reading = readCustomHost(customHost);
+  return 'problem' in reading ? { field: 'settings.custom_host', message: reading.problem } : null;
 }
 
 // The schedule the status checker will follow, refused now rather than at its first use (one parser: domain).
@@ -71,8 +83,7 @@ function sandboxGatewaySettings(context: AppContext): GatewaySettings {
     validate_signature: true,
     host2host: true,
     gateway_settings: {
-      processing_method: 'http_requests',
-      full_link: config.sandboxAdapterUrl,
+      ...sandboxTransportSettings(config),
       methods: {
         pay: methodSettings,
         payout: methodSettings,
@@ -80,11 +91,25 @@ function sandboxGatewaySettings(context: AppContext): GatewaySettings {
         status: methodSettings,
         confirm_request: methodSettings,
         decline_request: methodSettings,
+        confirm_secure_code: methodSettings,
+        resend_otp: methodSettings,
+        next_payment_step: methodSettings,
       },
       status_checker_time_rates: config.sandboxStatusRates,
     },
   };
 }
+
+// PAYRAIL_SANDBOX_ADAPTER_TRANSPORT: the sandbox adapter over HTTP at its URL, or over RabbitMQ on its queue.
+function sandboxTransportSettings(config: AppContext['config']): SandboxTransportSettings {
+  if (config.sandboxAdapterTransport === 'http') return { processing_method: 'http_requests', full_link: config.sandboxAdapterUrl };
+  const { url, user, password, queue } = config.sandboxRabbit;
+  return { processing_method: 'rabbit', rabbit_url: url, rabbit_user: user, rabbit_password: password, rabbit_queue: queue };
+}
+
+type SandboxTransportSettings =
+  | { processing_method: 'http_requests'; full_link: string }
+  | { processing_method: 'rabbit'; rabbit_url: string; rabbit_user: string; rabbit_password: string; rabbit_queue: string };
 
 // The gateway a payment goes through: the one the customer chose on the selector page while it is still active,
 // otherwise the merchant's first active gateway of the environment.

@@ -18,6 +18,7 @@ import { assertPublicCallbackUrl } from './callback-url-guard.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
 import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
+import { gatewayPublicUrl } from '../domain/custom-host.ts';
 
 export type { CreatePayoutRequest, PayoutRequisiteType } from './payout-request.ts';
 
@@ -37,6 +38,7 @@ export interface CreatePayoutInput {
 export interface CreatedPayout {
   payout: PaymentRow;
   gatewayAlias: string;
+  publicUrl: string; // the base of the URLs given out for it: the gateway's custom_host, else PAYRAIL_PUBLIC_URL
 }
 
 // spec 2.4 and 4: the amount plus commission is reserved from `available` with the payout row (one transaction;
@@ -53,7 +55,8 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
   const payout = await reservePayout(db, newPayoutRow(scope, request, gateway), unansweredCheckDueAt);
   await input.afterStored();
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
-  const adapterRequest = buildPayoutRequest(context.config.publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
+  const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
+  const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
   const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000);
   const settled = await applyPayoutAnswer(db, payout.id, {
     ...call,
@@ -62,7 +65,7 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
     sensitive: { panDigits: request.panDigits },
     nextCheckDueAt: new Date(Date.now() + method.finalWaitingS * 1000),
   });
-  return { payout: settled, gatewayAlias: gateway.alias };
+  return { payout: settled, gatewayAlias: gateway.alias, publicUrl };
 }
 
 function newPayoutRow(scope: MerchantScope, request: CreatePayoutRequest, gateway: ResolvedGateway): PayoutInsert {

@@ -13,6 +13,7 @@ import { isSandboxTestCardNumber, TEST_CARD_IN_PRODUCTION_REASON, testCardInProd
 import { applySentOutcome, applyToLockedPayment } from './apply-gateway-outcome.ts';
 import { createPayment, newPaymentRow, type CreatePaymentOptions } from './create-payment.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';
+import { callPayAlongRoute, gatewayForPayment, routingAppliesTo, type GatewayRoute } from './gateway-routing.ts';
 import { assertMerchantActive } from './merchant-standing.ts';
 import { buildPayRequest, type PayRequestPayment } from './adapter-requests.ts';
 
@@ -38,7 +39,7 @@ export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card
   const paymentId = ref.id;
   // A caller with the merchant's key (Host-to-Host) was just checked by merchant auth; hosted pages are checked here.
   if (ref.merchantKey === undefined) await assertMerchantActive(db, ref.merchantId);
-  const gateway = await resolveGateway(context, ref.merchantId, ref.environment, ref.chosenGatewayId ?? null);
+  const { gateway, route } = await gatewayForPayment(context, ref, card);
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
   // A sandbox test card with a production key is declined here, so no production gateway ever sees it.
   const testCardInProduction = card !== null && ref.environment === 'production' && isSandboxTestCardNumber(card.panDigits);
@@ -46,6 +47,7 @@ export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card
     const started = await markProcessing(tx, paymentId, {
       gatewayId: gateway.gatewayId,
       gatewayAlias: gateway.alias,
+      ...(route ? { routingDecision: route.decision } : {}),
       ...(card ? { cardMask: maskPan(card.panDigits), cardHolder: card.holder, cardExpiryMonth: card.expiryMonth, cardExpiryYear: card.expiryYear } : {}),
     });
     if (!started) return null;
@@ -65,7 +67,7 @@ export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card
   }
   if (testCardInProduction) return payment;
   const merchantKey = ref.merchantKey ?? (await merchantKeyOf(context, payment));
-  return sendPay(deps, { payment, gateway, merchantKey, card, clientIp: client.ip }, 'full');
+  return sendPay(deps, { payment, gateway, route, merchantKey, card, clientIp: client.ip }, 'full');
 }
 
 export interface HostToHostPayment {
@@ -85,11 +87,18 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
   const { context } = deps;
   const db = context.database.db;
   const { scope, request, card } = input;
-  const gateway = await resolveGateway(context, scope.merchantId, scope.environment);
-  const payMethod = methodSettingsOf(gateway.settings, 'pay');
+  // With routing the gateway is chosen once the payment has its token (the seed of the plan): the general path.
+  const routed = await routingAppliesTo(context, scope, request);
+  const gateway = routed ? null : await resolveGateway(context, scope.merchantId, scope.environment);
+  const payMethod = gateway && methodSettingsOf(gateway.settings, 'pay');
   // Without status checks nothing would settle a payment left pending before its /pay; a test card in production
   // is refused without one. Both take the general path: created init (the expiry worker's), then processPayment.
-  if (!payMethod.statusCheckerEnabled || (scope.environment === 'production' && isSandboxTestCardNumber(card.panDigits))) {
+  if (
+    gateway === null ||
+    payMethod === null ||
+    !payMethod.statusCheckerEnabled ||
+    (scope.environment === 'production' && isSandboxTestCardNumber(card.panDigits))
+  ) {
     const created = await createPayment(db, scope, request, input.options);
     await input.afterStored();
     const ref = { id: created.id, merchantId: scope.merchantId, environment: scope.environment, merchantKey: input.merchantKey };
@@ -127,6 +136,7 @@ interface PaySending {
       | 'needConfirmation'
     >;
   gateway: ResolvedGateway;
+  route?: GatewayRoute | null; // with routing: where to fail over when the gateway provably never got the request
   merchantKey: string;
   card: CardInput | null;
   clientIp: string | null;
@@ -135,10 +145,11 @@ interface PaySending {
 
 // The adapter's /pay, outside any transaction, and its answer recorded (the CVV lives only in this call's memory).
 export async function sendPay<S extends OutcomeSelection>(deps: ProcessingDeps, sending: PaySending, selection: S): Promise<OutcomeRow<S> | PaymentRow> {
-  const { payment, gateway, card } = sending;
-  const request = buildPayRequest(deps.context, payment, gateway.settings, sending.merchantKey, card, sending.clientIp, sending.storedCardToken ?? null);
-  const timeoutMs = methodSettingsOf(gateway.settings, 'pay').responseTimeoutS * 1000;
-  const call = await deps.adapterClient.call(gateway.settings, 'pay', request, timeoutMs);
+  const { payment, card } = sending;
+  // gateway: the one that answered (another than sending.gateway only after a failover)
+  const { gateway, request, call } = await callPayAlongRoute(deps, sending, (through) =>
+    buildPayRequest(deps.context, payment, through.settings, sending.merchantKey, card, sending.clientIp, sending.storedCardToken ?? null),
+  );
   const outcome = interpretAdapterAnswer(call.answer);
   const ownLog = {
     kind: 'pay',

@@ -3,9 +3,13 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
 import type { AdapterMethod, GatewaySettings } from '../contract/adapter-contract.ts';
 import { secureContextTrusting } from '../lib/trusted-ca.ts';
+import { createRabbitTransport } from './rabbit-adapter-client.ts';
+import type { BrokerLinkOptions } from './rabbit-broker-link.ts';
+import { gatewayTlsOf } from './client-tls.ts';
 
 const ADAPTER_CONNECTIONS_PER_ORIGIN_MAX = 64;
 const ADAPTER_RESPONSE_BYTES_MAX = 1024 * 1024;
+const GATEWAY_POOLS_MAX = 64; // gateways calling their adapter with TLS material of their own (client-tls.ts)
 
 interface AdapterCall {
   answer: AdapterAnswer;
@@ -38,34 +42,61 @@ function adapterSignature(signKey: string, bodyText: string): string {
   return createHmac('sha512', signKeyObjectOf(signKey)).update(bodyText, 'utf8').digest('hex');
 }
 
-// One keep-alive pool per adapter origin (bounded), shared by every payment; the adapter keeps no state.
-export function createAdapterClient(options: { extraCa?: readonly string[] } = {}): AdapterClient {
+// The one way out to adapters, chosen per call by the gateway's processing_method: HTTP (one keep-alive pool per
+// adapter origin, bounded) or RabbitMQ (rabbit-adapter-client.ts), with the same body and X-SIGNATURE either way.
+// Shared by every payment; the adapter keeps no state.
+export function createAdapterClient(options: { extraCa?: readonly string[]; rabbit?: BrokerLinkOptions } = {}): AdapterClient {
+  const rabbit = createRabbitTransport(options.rabbit);
   const dispatcher = new Agent({
     connections: ADAPTER_CONNECTIONS_PER_ORIGIN_MAX,
     connect: options.extraCa?.length ? { secureContext: secureContextTrusting(options.extraCa) } : {},
   });
+  // A gateway with a client certificate or CAs of its own in its assets (mutual TLS) gets a pool of its own.
+  const gatewayDispatchers = new Map<string, Agent>();
+  const dispatcherFor = (settings: GatewaySettings): Agent => {
+    const tls = gatewayTlsOf(settings, options.extraCa);
+    if (tls === null) return dispatcher;
+    let agent = gatewayDispatchers.get(tls.digest);
+    if (agent === undefined) {
+      const [oldestDigest, oldest] = gatewayDispatchers.entries().next().value ?? [];
+      if (gatewayDispatchers.size >= GATEWAY_POOLS_MAX && oldestDigest !== undefined) {
+        gatewayDispatchers.delete(oldestDigest);
+        void oldest?.close(); // lets its requests in flight finish
+      }
+      agent = new Agent({ connections: ADAPTER_CONNECTIONS_PER_ORIGIN_MAX, connect: tls.connect });
+      gatewayDispatchers.set(tls.digest, agent);
+    }
+    return agent;
+  };
   return {
     async call(settings, method, body, timeoutMs) {
+      const bodyText = JSON.stringify(body);
+      const signature = settings.validate_signature ? adapterSignature(settings.sign_key, bodyText) : null;
+      const startedAt = performance.now();
+      if (settings.gateway_settings.processing_method === 'rabbit') {
+        const sent = await rabbit.send(settings.gateway_settings, method, bodyText, signature, timeoutMs);
+        return { ...sent, durationS: (performance.now() - startedAt) / 1000 };
+      }
       const fullLink = settings.gateway_settings.full_link;
       if (fullLink === undefined) return { answer: { kind: 'network_error', message: 'the gateway has no full_link' }, url: '', durationS: 0 };
       const url = `${fullLink.replace(/\/$/, '')}/${method}`;
-      const bodyText = JSON.stringify(body);
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-      if (settings.validate_signature) headers['x-signature'] = adapterSignature(settings.sign_key, bodyText);
-      const startedAt = performance.now();
-      const answer = await send(url, bodyText, headers, timeoutMs);
+      if (signature !== null) headers['x-signature'] = signature;
+      const answer = await send(url, bodyText, headers, timeoutMs, dispatcherFor(settings));
       return { answer, url, durationS: (performance.now() - startedAt) / 1000 };
     },
-    close: () => dispatcher.close(),
+    close: async () => {
+      await Promise.all([dispatcher.close(), rabbit.close(), ...[...gatewayDispatchers.values()].map((agent) => agent.close())]);
+    },
   };
 
-  async function send(url: string, bodyText: string, headers: Record<string, string>, timeoutMs: number): Promise<AdapterAnswer> {
+  async function send(url: string, bodyText: string, headers: Record<string, string>, timeoutMs: number, through: Agent): Promise<AdapterAnswer> {
     try {
       const response = await request(url, {
         method: 'POST',
         body: bodyText,
         headers,
-        dispatcher,
+        dispatcher: through,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
@@ -79,7 +110,8 @@ export function createAdapterClient(options: { extraCa?: readonly string[] } = {
       }
     } catch (error) {
       if (isTimeout(error)) return { kind: 'timeout' };
-      return { kind: 'network_error', message: (error as Error).message };
+      const code = errorCodeOf(error);
+      return { kind: 'network_error', message: (error as Error).message, ...(code === undefined ? {} : { code }) };
     }
   }
 }
@@ -93,6 +125,14 @@ async function readLimited(body: AsyncIterable<Buffer>): Promise<string> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+// The system error code (ECONNREFUSED, ENOTFOUND, …) of a failed request, or of the error that caused it.
+function errorCodeOf(error: unknown): string | undefined {
+  const own = (error as { code?: unknown }).code;
+  if (typeof own === 'string' && own !== '') return own;
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof cause === 'string' && cause !== '' ? cause : undefined;
 }
 
 function isTimeout(error: unknown): boolean {

@@ -7,44 +7,18 @@ import {
   type SensitiveCardData,
 } from './card-data-text.ts';
 import { maskPan } from './pan.ts';
+import { isSecretName, keyNameOf } from './secret-names.ts';
 
 export type { SensitiveCardData } from './card-data-text.ts';
 
 // The one redaction of everything we log or store from outside: payment logs, the service's own log lines
-// (pino) and the sandbox adapter's logs. By key name (one list below) and by value: card numbers masked
+// (pino) and the sandbox adapter's logs. By key name (secret-names.ts) and by value: card numbers masked
 // (first 6 / last 4) and the payment's CVV removed whatever key or sentence carries them.
 const REDACTED = CARD_DATA_REMOVED;
 
 // Key names are compared lowercased with everything but letters and digits dropped: "Card-Number",
 // "card_number" and "cardNumber" are one name.
 const REMOVED_KEYS: ReadonlySet<string> = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'securitycode', 'cardsecuritycode', 'cardcvv', 'cardcvc']);
-const SECRET_KEYS: ReadonlySet<string> = new Set([
-  'merchantprivatekey',
-  'signkey',
-  'apikey',
-  'rabbitpassword',
-  'password',
-  'assets',
-  'secure',
-  'secret',
-  'clientsecret',
-  'privatekey',
-  'authorization',
-  'proxyauthorization',
-  'cookie',
-  'setcookie',
-  'key',
-  'sandboxkey',
-  'productionkey',
-  'adminkey',
-  'masterkey',
-  'idempotencykey',
-  'sessiontoken',
-  'apptoken',
-  'confirmationcode',
-  'pin',
-  'smtpurl',
-]);
 const PAN_KEYS: ReadonlySet<string> = new Set(['pan', 'cardnumber', 'cardno', 'cardnum']);
 
 const REDACT_DEPTH_MAX = 12;
@@ -133,7 +107,7 @@ class Redaction {
       const name = keyNameOf(key);
       if (this.isCvv(item) || (this.byKey && REMOVED_KEYS.has(name))) continue;
       let safe: unknown;
-      if (this.byKey && SECRET_KEYS.has(name)) safe = REDACTED;
+      if (this.byKey && isSecretName(name)) safe = REDACTED;
       else if (this.byKey && PAN_KEYS.has(name) && (typeof item === 'string' || typeof item === 'number')) safe = maskPanText(String(item));
       else if (this.byKey && PAN_KEYS.has(name) && item !== null && typeof item !== 'object') safe = REDACTED;
       else safe = this.value(item, depth + 1);
@@ -162,19 +136,6 @@ class Redaction {
   private isCvv(item: unknown): boolean {
     return this.matcher?.cvv != null && typeof item === 'string' && item.trim() === this.matcher.cvv;
   }
-}
-
-// Payloads repeat their keys, so each name is worked out once. Bounded, and a key holding a digit is never kept:
-// card data must not linger in a cache.
-const KEY_NAMES_KEPT_MAX = 2000;
-const keyNames = new Map<string, string>();
-
-function keyNameOf(key: string): string {
-  const known = keyNames.get(key);
-  if (known !== undefined) return known;
-  const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (keyNames.size < KEY_NAMES_KEPT_MAX && !/\d/.test(key)) keyNames.set(key, name);
-  return name;
 }
 
 function plainError(error: Error): Record<string, unknown> {

@@ -10,6 +10,8 @@ import { openStore } from './open-store.ts';
 import { createAdapterClient } from '../gateways/http-adapter-client.ts';
 import { startWorkers, type RunningWorkers } from '../workers/runner.ts';
 import { loadSecrets } from './secrets.ts';
+import { serveSandboxOverRabbit } from './start-sandbox-adapter.ts';
+import type { RabbitServer } from '../../packages/adapter-kit/src/rabbit-server.ts';
 
 const IDEMPOTENCY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -29,6 +31,7 @@ export async function startApi(config: Config, print: (line: string) => void, ro
   const store = await openStore(config);
   let app: FastifyInstance | null = null;
   let workers: RunningWorkers | null = null;
+  let sandboxRabbit: RabbitServer | null = null;
   const tls = config.trustProxy ? null : await loadTls(config.dataDir, config.tlsCertPath, config.tlsKeyPath);
   // Our own certificate is trusted for adapter calls: the in-process sandbox is reached over HTTPS like any adapter.
   const adapterClient = createAdapterClient({ extraCa: tls ? [tls.cert] : [] });
@@ -45,6 +48,8 @@ export async function startApi(config: Config, print: (line: string) => void, ro
     app = await buildApp(context, { https: tls && { cert: tls.cert, key: tls.key }, api: roles.api });
     if (roles.worker) workers = startWorkers({ context, adapterClient }, app.log, config.workerPollMs);
     await app.listen({ host: config.host, port: config.port });
+    // The in-process sandbox answers its gateway over RabbitMQ too when that is how the gateway reaches it.
+    if (roles.api && config.sandboxAdapterTransport === 'rabbit') sandboxRabbit = await serveSandboxOverRabbit(app, config, '/sandbox-adapter');
     const url = tls ? `https://${displayHost(config.host)}:${config.port}` : `http://${displayHost(config.host)}:${config.port}`;
     print(`Payrail is listening on ${url} (${store.database.engine}${tls ? '' : ', plain HTTP behind a TLS proxy'})`);
     if (tls) print(`TLS certificate${tls.selfSigned ? ' (self-signed, in the data folder)' : ''} SHA-256 fingerprint: ${tls.fingerprint256}`);
@@ -62,6 +67,7 @@ export async function startApi(config: Config, print: (line: string) => void, ro
       url,
       stop: async () => {
         clearInterval(sweep);
+        await sandboxRabbit?.close();
         await workers?.stop();
         await running.close();
         await adapterClient.close();
@@ -69,6 +75,7 @@ export async function startApi(config: Config, print: (line: string) => void, ro
       },
     };
   } catch (error) {
+    await sandboxRabbit?.close();
     await workers?.stop();
     await app?.close().catch(() => {});
     await adapterClient.close();

@@ -1,8 +1,14 @@
-import type { AdapterLog } from '../contract/adapter-contract.ts';
+import { interactionLog } from '../../packages/adapter-kit/src/interaction-log.ts';
+import type { AdapterLog } from '../../packages/adapter-kit/src/response-schema.ts';
 import { redactForLog, type SensitiveCardData } from '../lib/redact.ts';
 
-// Log entries travel back to the core and end up stored with the payment, so they are redacted here too,
-// with the card of the request masked wherever it shows up.
+// Log items travel back to the core and end up stored with the payment, so they are redacted with Payrail's own
+// redaction (lib/redact.ts, stricter than the kit's default), the card of the request masked wherever it shows up.
+// The items themselves are the kit's (spec 2.9: kind, request, status, response, duration in seconds).
+
+export function redactSandboxLog(value: unknown, requestBody: unknown): unknown {
+  return redactForLog(value ?? null, cardOf(requestBody));
+}
 
 export interface LogInput {
   kind: string;
@@ -12,15 +18,19 @@ export interface LogInput {
   durationMs: number;
 }
 
-export function adapterLogEntry(input: LogInput): Required<Pick<AdapterLog, 'kind' | 'request' | 'status' | 'response' | 'duration'>> {
-  const card = cardOf(input.requestBody);
-  return {
+// One item for an interaction that happened inside the sandbox (a provider callback's event).
+export function adapterLogEntry(input: LogInput): AdapterLog {
+  const finishedAt = performance.now();
+  return interactionLog({
     kind: input.kind,
-    request: { url: input.url, body: redactForLog(input.requestBody ?? null, card) },
+    url: input.url,
+    body: input.requestBody,
     status: 200,
-    response: redactForLog(input.response, card),
-    duration: Math.round(input.durationMs * 1000) / 1_000_000,
-  };
+    response: input.response,
+    startedAt: finishedAt - input.durationMs,
+    finishedAt,
+    redact: (value) => redactSandboxLog(value, input.requestBody),
+  });
 }
 
 // spec 2.8: the card travels as params.pan and params.cvv.

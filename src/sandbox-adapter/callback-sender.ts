@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import type { CallbackClaims } from '../contract/adapter-contract.ts';
-import { encryptMerchantKey, signCallbackJwt } from '../contract/callback-crypto.ts';
+import { callbackRequestOf } from '../../packages/adapter-kit/src/callback-crypto.ts';
+import type { CallbackClaims } from '../../packages/adapter-kit/src/response-schema.ts';
 import type { Secret } from '../lib/secret.ts';
 
 export const CALLBACK_ATTEMPTS_MAX = 3;
@@ -36,13 +36,11 @@ type AttemptOutcome = { kind: 'delivered'; statusCode: number } | { kind: 'retry
 export async function sendProviderCallback(callback: ProviderCallback, options: CallbackSendOptions = {}): Promise<CallbackDelivery> {
   const attemptsMax = options.attemptsMax ?? CALLBACK_ATTEMPTS_MAX;
   const retryDelayMs = options.retryDelayMs ?? CALLBACK_RETRY_DELAY_MS;
-  const signKey = callback.signKey.reveal();
-  const secure = encryptMerchantKey(signKey, callback.merchantPrivateKey.reveal());
-  const jwt = await signCallbackJwt(signKey, { ...callback.claims, secure });
-  const bodyText = JSON.stringify(callback.claims);
+  // The kit signs and encrypts: the same code every adapter built on it uses.
+  const { authorization, bodyText } = await callbackRequestOf(callback.signKey.reveal(), callback.merchantPrivateKey.reveal(), callback.claims);
   if (!Number.isInteger(attemptsMax) || attemptsMax < 1) throw new Error('attemptsMax must be a positive integer');
   for (let attempt = 1; ; attempt += 1) {
-    const outcome = await attemptDelivery(callback.callbackUrl, jwt, bodyText, options);
+    const outcome = await attemptDelivery(callback.callbackUrl, authorization, bodyText, options);
     if (outcome.kind === 'delivered') return { delivered: true, attempts: attempt, statusCode: outcome.statusCode };
     const failure = { delivered: false as const, attempts: attempt, statusCode: outcome.statusCode, error: outcome.error };
     if (outcome.kind === 'final' || attempt >= attemptsMax || options.signal?.aborted === true) return failure;
@@ -54,14 +52,14 @@ export async function sendProviderCallback(callback: ProviderCallback, options: 
   }
 }
 
-async function attemptDelivery(url: string, jwt: string, bodyText: string, options: CallbackSendOptions): Promise<AttemptOutcome> {
+async function attemptDelivery(url: string, authorization: string, bodyText: string, options: CallbackSendOptions): Promise<AttemptOutcome> {
   const timeoutMs = options.timeoutMs ?? CALLBACK_TIMEOUT_MS;
   const timeoutSignal = AbortSignal.timeout(timeoutMs);
   const signal = options.signal === undefined ? timeoutSignal : AbortSignal.any([timeoutSignal, options.signal]);
   try {
     const response = await request(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
       body: bodyText,
       signal,
       headersTimeout: timeoutMs,

@@ -14,6 +14,8 @@ import {
   type SandboxScenario,
 } from './test-cards.ts';
 import { threeDSecureRedirectOf } from './three-d-secure.ts';
+import { secureCodeRequestOf } from './otp-flow.ts';
+import { SANDBOX_NEXT_STEP } from './next-step-flow.ts';
 import { findByPaymentToken, insertTransaction, type SandboxTransaction } from './transactions-repo.ts';
 import { AUTHORIZATION_TTL_MS } from './confirm-flow.ts';
 
@@ -109,6 +111,8 @@ function firstAnswerOf(runtime: SandboxRuntime, transaction: SandboxTransaction)
     currency: transaction.currency,
   };
   if (behaviour.firstAnswer === 'three_d_secure') return { ...pending, redirect_request: threeDSecureRedirectOf(runtime, transaction) };
+  if (behaviour.firstAnswer === 'secure_code') return { ...pending, secure_code_request: secureCodeRequestOf(transaction) };
+  if (behaviour.firstAnswer === 'next_step') return { ...pending, next_step: SANDBOX_NEXT_STEP };
   return { ...pending, details: 'waiting for the provider' };
 }
 

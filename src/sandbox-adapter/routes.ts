@@ -1,16 +1,15 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
 import type { Dispatcher } from 'undici';
+import { adapterRoutes } from '../../packages/adapter-kit/src/http-server.ts';
 import type { Db } from '../store/database.ts';
-import { adapterLogEntry } from './adapter-logs.ts';
+import { redactSandboxLog } from './adapter-logs.ts';
 import { CALLBACK_POLL_MS_DEFAULT, startCallbackPoller, type CallbackPoller } from './callback-poller.ts';
 import { payFlow, payoutFlow } from './pay-flow.ts';
-import { ADAPTER_BODY_LIMIT_BYTES, INVALID_JSON_ERROR_CODE, NOT_JSON_ROUTE_ERROR_CODE, registerSignedJsonParser } from './raw-json.ts';
-import { ASYNC_APPROVAL_DELAY_MS_DEFAULT, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
-import { sandboxKeysOf, signatureMatches } from './sandbox-keys.ts';
+import { refuseJsonBodies } from './raw-json.ts';
+import { ASYNC_APPROVAL_DELAY_MS_DEFAULT, type SandboxRuntime } from './runtime.ts';
+import { sandboxKeysOf } from './sandbox-keys.ts';
 import {
-  AdapterAnswerSchema,
   PayBody,
   PayoutBody,
   RefundBody,
@@ -22,16 +21,17 @@ import {
   ThreeDSecureCompleteForm,
   ThreeDSecureStartForm,
   TransactionParams,
-  type PayBodyInput,
   type PayoutBodyInput,
   type RefundBodyInput,
-  type StatusBodyInput,
   type ThreeDSecureCompleteFormInput,
   type ThreeDSecureStartFormInput,
   type TransactionParamsInput,
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
 import { confirmRequestFlow, declineRequestFlow } from './confirm-flow.ts';
+import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../contract/adapter-contract.ts';
+import { confirmSecureCodeFlow, resendOtpFlow } from './otp-flow.ts';
+import { nextPaymentStepFlow } from './next-step-flow.ts';
 import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
 import { renderErrorPage, threeDSecureCsp } from './three-d-secure-page.ts';
 import { SANDBOX_TRANSACTION_TTL_MS } from './transactions-repo.ts';
@@ -48,20 +48,8 @@ export interface SandboxAdapterOptions {
   transactionTtlMs?: number; // default 24 h
 }
 
-type AdapterKind = 'pay' | 'payout' | 'status' | 'refund' | 'confirm_request' | 'decline_request';
-
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const UNKNOWN_3DS_TRANSACTION = 'No sandbox 3-D Secure transaction has this id (or it expired).';
-
-// Fastify errors before the handler (body, media type, validation), told by code, for the result=false answer.
-const FRAMEWORK_ERROR_TEXTS: Readonly<Record<string, string>> = {
-  [INVALID_JSON_ERROR_CODE]: 'request body is not valid JSON',
-  [NOT_JSON_ROUTE_ERROR_CODE]: 'Content-Type must be application/x-www-form-urlencoded',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type must be application/json',
-  FST_ERR_CTP_BODY_TOO_LARGE: `request body is larger than ${ADAPTER_BODY_LIMIT_BYTES} bytes`,
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
-};
 
 // The sandbox provider and its adapter in one (spec 1, section 4): always HTTP 200 on the adapter routes (spec 7.3),
 // plus the 3-D Secure emulation pages. Encapsulated: its JSON parser, form parser and error handler stay inside.
@@ -92,49 +80,47 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
     runtime.shutdown.abort();
     await poller?.stop();
   });
-  const isAuthenticated = registerSignedJsonParser(app, {
-    isJsonRoute: (request) => adapterKindOf(request) !== null,
-    authenticate: (request, rawBody) => signatureMatches(runtime.keys, rawBody, request.headers['x-signature']),
-  });
-  // Fastify times a reply only when it logs or has onResponse hooks, so the log duration is timed here.
-  const startedAtMs = new WeakMap<FastifyRequest, number>();
-  app.addHook('onRequest', (request, _reply, done) => {
-    startedAtMs.set(request, performance.now());
-    done();
-  });
-  const elapsedMsOf = (request: FastifyRequest) => performance.now() - (startedAtMs.get(request) ?? performance.now());
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
+  refuseJsonBodies(app);
 
-  const withLog = (kind: AdapterKind, requestBody: unknown, answer: AdapterAnswerBody, durationMs: number) => ({
-    ...answer,
-    logs: [adapterLogEntry({ kind, url: `${publicBaseUrl}/${kind}`, requestBody, response: answer, durationMs })],
-  });
-
+  // The 3-D Secure pages' errors; the adapter routes answer their own (HTTP 200, result=false) in the kit's context.
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const statusCode = error.statusCode ?? 500;
-    if (statusCode >= 500) request.log.error({ err: error }, 'sandbox adapter request failed');
-    const kind = adapterKindOf(request);
-    if (kind !== null) {
-      const answer = { result: false, error: adapterErrorText(error, statusCode) };
-      return reply.code(200).send(withLog(kind, request.body, answer, elapsedMsOf(request)));
-    }
+    if (statusCode >= 500) request.log.error({ err: error }, 'sandbox 3-D Secure page failed');
     const message = statusCode >= 500 ? 'The sandbox 3-D Secure page failed; try again.' : `Bad request: ${error.message}`;
     return sendHtml(reply, Math.min(statusCode, 500), renderErrorPage(message), threeDSecureCsp(null));
   });
 
-  function adapterRoute<Body>(kind: AdapterKind, body: TSchema, flow: (input: Body) => Promise<AdapterAnswerBody>): void {
-    app.post(`/${kind}`, { schema: { hide: true, body, response: { 200: AdapterAnswerSchema } }, config: { adapterKind: kind } }, async (request, reply) => {
-      // The parser verified X-SIGNATURE; a body that reached here another way (a form) is refused all the same.
-      const answer = isAuthenticated(request) ? await flow(request.body as Body) : { result: false, error: 'invalid X-SIGNATURE' };
-      return reply.code(200).send(withLog(kind, request.body, answer, elapsedMsOf(request)));
-    });
-  }
-  adapterRoute<PayBodyInput>('pay', PayBody, (input) => payFlow(runtime, input));
-  adapterRoute<PayoutBodyInput>('payout', PayoutBody, (input) => payoutFlow(runtime, input));
-  adapterRoute<StatusBodyInput>('status', StatusBody, (input) => statusFlow(runtime, input));
-  adapterRoute<RefundBodyInput>('refund', RefundBody, (input) => refundFlow(runtime, input));
-  adapterRoute<ConfirmRequestBodyInput>('confirm_request', ConfirmRequestBody, (input) => confirmRequestFlow(runtime, input));
-  adapterRoute<DeclineRequestBodyInput>('decline_request', DeclineRequestBody, (input) => declineRequestFlow(runtime, input));
+  // The adapter API on the adapter kit's scaffold: X-SIGNATURE checked on the exact bytes before they are parsed,
+  // always, under the sandbox's own secret (never a key or a choice the request names); the body validated; every
+  // answer HTTP 200 with its log item. No answer deadline: the timeout card emulates a provider that overruns.
+  await app.register(adapterRoutes, {
+    signKey: runtime.keys.signatureKey,
+    validateSignature: true,
+    publicBaseUrl,
+    redactLog: redactSandboxLog,
+    answerDeadlineMs: false,
+    internalErrorText: 'internal sandbox adapter error',
+    requestSchemas: {
+      pay: PayBody,
+      payout: PayoutBody,
+      status: StatusBody,
+      refund: RefundBody,
+      confirm_request: ConfirmRequestBody,
+      decline_request: DeclineRequestBody,
+    },
+    handlers: {
+      pay: (input) => payFlow(runtime, input),
+      payout: (input) => payoutFlow(runtime, input as unknown as PayoutBodyInput),
+      status: (input) => statusFlow(runtime, input),
+      refund: (input) => refundFlow(runtime, input as unknown as RefundBodyInput),
+      confirm_request: (input) => confirmRequestFlow(runtime, input as unknown as ConfirmRequestBodyInput),
+      decline_request: (input) => declineRequestFlow(runtime, input as unknown as DeclineRequestBodyInput),
+      confirm_secure_code: (input) => confirmSecureCodeFlow(runtime, input as ConfirmSecureCodeRequest),
+      resend_otp: (input) => resendOtpFlow(runtime, input as ResendOtpRequest),
+      next_payment_step: (input) => nextPaymentStepFlow(runtime, input as NextPaymentStepRequest),
+    },
+  });
 
   const showPage = async (transactionId: string, reply: FastifyReply) => {
     const transaction = await threeDSecureTransaction(runtime, transactionId);
@@ -172,18 +158,6 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
       return reply.code(303).header('location', termUrl).header('cache-control', 'no-store').send();
     },
   );
-}
-
-function adapterKindOf(request: FastifyRequest): AdapterKind | null {
-  const kind = (request.routeOptions.config as { adapterKind?: AdapterKind } | undefined)?.adapterKind;
-  return kind ?? null;
-}
-
-function adapterErrorText(error: FastifyError, statusCode: number): string {
-  if (Array.isArray(error.validation)) return `malformed request: ${error.message}`;
-  const known = FRAMEWORK_ERROR_TEXTS[error.code ?? ''];
-  if (known !== undefined) return known;
-  return statusCode < 500 ? error.message : 'internal sandbox adapter error';
 }
 
 function sendHtml(reply: FastifyReply, statusCode: number, html: string, csp: string): FastifyReply {

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
 import { Secret } from '../lib/secret.ts';
 
@@ -7,14 +7,13 @@ import { Secret } from '../lib/secret.ts';
 // sealed until their callback is sent, and the fingerprints of the requests it has seen.
 
 const DERIVED_KEY_BYTES = 32;
-const SIGNATURE_HEX_LENGTH = 128; // HMAC-SHA512
 const SEALING_INFO = 'payrail sandbox adapter: callback key sealing';
 const FINGERPRINT_INFO = 'payrail sandbox adapter: request fingerprints';
 
 // The HMAC keys are KeyObjects, made once: given raw bytes, every createHmac call would make one (about 0.05 ms).
 export interface SandboxKeys {
   readonly secret: Secret; // the sign_key of the built-in sandbox gateway
-  readonly signatureKey: KeyObject; // the secret's UTF-8 bytes, for X-SIGNATURE
+  readonly signatureKey: KeyObject; // the secret's UTF-8 bytes: the only key X-SIGNATURE is checked with (the kit's check)
   readonly sealingKey: Buffer;
   readonly fingerprintKey: KeyObject;
 }
@@ -28,14 +27,6 @@ export function sandboxKeysOf(secret: string): SandboxKeys {
     sealingKey: derive(SEALING_INFO),
     fingerprintKey: createSecretKey(derive(FINGERPRINT_INFO)),
   };
-}
-
-// spec 5.5: X-SIGNATURE = lowercase hex HMAC-SHA512 of the exact body bytes, keyed with the UTF-8 bytes of the key.
-// Always the sandbox's own secret: a key named in the request would let anyone sign.
-export function signatureMatches(keys: SandboxKeys, rawBody: Buffer, header: string | string[] | undefined): boolean {
-  if (typeof header !== 'string' || header.length !== SIGNATURE_HEX_LENGTH) return false;
-  const expected = createHmac('sha512', keys.signatureKey).update(rawBody).digest('hex');
-  return timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(header.toLowerCase(), 'latin1'));
 }
 
 export function sealCallbackKey(keys: SandboxKeys, merchantPrivateKey: string): string {

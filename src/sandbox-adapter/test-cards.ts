@@ -14,6 +14,8 @@ export type SandboxScenario =
   | 'callback_approved'
   | 'status_check_approved'
   | 'timeout_then_approved'
+  | 'secure_code_approved'
+  | 'next_step_approved'
   | 'payout_approved'
   | 'payout_declined';
 
@@ -32,7 +34,7 @@ export interface SandboxTestCard {
 // - callback: whether a provider callback reports the final status, and when;
 // - statusCheckReports: 'final' = /status reports the stored status, 'pending' = /status never resolves it.
 export interface ScenarioBehaviour {
-  firstAnswer: 'final' | 'pending' | 'three_d_secure' | 'timeout';
+  firstAnswer: 'final' | 'pending' | 'three_d_secure' | 'timeout' | 'secure_code' | 'next_step'; // the last two: otp-flow.ts, next-step-flow.ts
   finalStatus: 'approved' | 'declined';
   declineReason: string | null;
   callback: 'none' | 'after_delay' | 'after_authentication';
@@ -83,6 +85,20 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = Object.freeze([
     false,
     'the adapter answers only after response_timeout + 1 s (the caller times out); /status answers approved',
   ),
+  card(
+    NUMBERS.secure_code_approved,
+    'secure_code_approved',
+    'pay',
+    false,
+    'pending; asks for a 6-digit SMS code (secure_code_request): 123456 approves, 3 wrong codes decline; "send again" (resend_otp) works',
+  ),
+  card(
+    NUMBERS.next_step_approved,
+    'next_step_approved',
+    'pay',
+    false,
+    'pending; asks for a phone number (next_step), then approves; a number ending in 0000 is declined',
+  ),
   card(NUMBERS.payout_approved, 'payout_approved', 'payout', false, 'payout approved at once'),
   card(NUMBERS.payout_declined, 'payout_declined', 'payout', false, `payout declined at once ("${DECLINE_REASONS.payoutDeclined}")`),
 ]);
@@ -114,6 +130,15 @@ export const SCENARIO_BEHAVIOURS: Readonly<Record<SandboxScenario, ScenarioBehav
   callback_approved: { firstAnswer: 'pending', finalStatus: 'approved', declineReason: null, callback: 'after_delay', statusCheckReports: 'pending' },
   status_check_approved: { firstAnswer: 'pending', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
   timeout_then_approved: { firstAnswer: 'timeout', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
+  // The step decides the final status (otp-flow.ts, next-step-flow.ts); the callback reports it once decided.
+  secure_code_approved: {
+    firstAnswer: 'secure_code',
+    finalStatus: 'approved',
+    declineReason: null,
+    callback: 'after_authentication',
+    statusCheckReports: 'final',
+  },
+  next_step_approved: { firstAnswer: 'next_step', finalStatus: 'approved', declineReason: null, callback: 'after_authentication', statusCheckReports: 'final' },
   payout_approved: { firstAnswer: 'final', finalStatus: 'approved', declineReason: null, callback: 'none', statusCheckReports: 'final' },
   payout_declined: {
     firstAnswer: 'final',

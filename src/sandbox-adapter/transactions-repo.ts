@@ -22,7 +22,7 @@ export type SandboxTransaction = Omit<Row, 'scenario' | 'operation' | 'status'> 
 
 export type NewSandboxTransaction = Omit<
   SandboxTransaction,
-  'createdAt' | 'expiresAt' | 'refundedMinor' | 'refundCount' | 'recurringGatewayToken' | 'confirmation'
+  'createdAt' | 'expiresAt' | 'refundedMinor' | 'refundCount' | 'recurringGatewayToken' | 'confirmation' | 'stepState'
 > & {
   confirmation?: SandboxTransaction['confirmation']; // 'awaiting' for a two-step pay (confirm-flow.ts); absent: null
 };
@@ -40,7 +40,7 @@ const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['callbackDueAt', 'create
 // replaced whole, every column taking the new row's value or default; a live one is left alone.
 function prepareInsert(db: Db) {
   const columns = Object.entries(getTableColumns(sandboxTransactions)).filter(
-    ([key]) => key !== 'refundedMinor' && key !== 'refundCount' && key !== 'recurringGatewayToken',
+    ([key]) => key !== 'refundedMinor' && key !== 'refundCount' && key !== 'recurringGatewayToken' && key !== 'stepState',
   );
   const values = Object.fromEntries(
     columns.map(([key]) => [key, TIMESTAMP_COLUMNS.has(key) ? sql`${sql.placeholder(key)}::timestamptz` : sql.placeholder(key)]),

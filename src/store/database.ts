@@ -41,7 +41,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openPglite(dataDir: string | null, image: Blob | null): Promise<Database> {
-  const client = dataDir === null ? new PGlite(image === null ? {} : { loadDataDir: image }) : new PGlite(dataDir);
+  const options = image === null ? {} : { loadDataDir: image }; // an image is unpacked into an empty dataDir
+  const client = dataDir === null ? new PGlite(options) : new PGlite(dataDir, options);
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {

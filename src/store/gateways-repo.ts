@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import type { GatewayRoutingRules } from '../domain/gateway-routing.ts';
 import type { Db } from './database.ts';
 import type { Environment } from './merchants-repo.ts';
 import { gateways } from './schema.ts';
@@ -7,7 +8,7 @@ export type GatewayRow = typeof gateways.$inferSelect;
 
 export async function insertGateway(
   db: Db,
-  row: { merchantId: number; environment: Environment; alias: string; settingsSealed: string },
+  row: { merchantId: number; environment: Environment; alias: string; settingsSealed: string; routing?: GatewayRoutingRules | null },
 ): Promise<GatewayRow | null> {
   const [inserted] = await db.insert(gateways).values(row).onConflictDoNothing().returning();
   return inserted ?? null;
@@ -30,7 +31,16 @@ export async function findGatewayById(db: Db, gatewayId: number): Promise<Gatewa
   return row ?? null;
 }
 
-// The merchant's first active gateway of the environment (routing among several comes with enable_routing).
+// The merchant's active gateways of the environment, oldest first (the selector's list, the routing pool).
+export async function listActiveGateways(db: Db, merchantId: number, environment: Environment): Promise<GatewayRow[]> {
+  return db
+    .select()
+    .from(gateways)
+    .where(and(eq(gateways.merchantId, merchantId), eq(gateways.environment, environment), eq(gateways.status, 'active')))
+    .orderBy(asc(gateways.id));
+}
+
+// The merchant's first active gateway of the environment (without routing and without the customer's choice).
 export async function findActiveGateway(db: Db, merchantId: number, environment: Environment): Promise<GatewayRow | null> {
   const [row] = await db
     .select()
@@ -45,7 +55,7 @@ export async function updateGateway(
   db: Db,
   merchantId: number,
   gatewayId: number,
-  changes: Partial<Pick<GatewayRow, 'settingsSealed' | 'status' | 'alias'>>,
+  changes: Partial<Pick<GatewayRow, 'settingsSealed' | 'status' | 'alias'>> & { routing?: GatewayRoutingRules | null },
 ): Promise<GatewayRow | null> {
   const [row] = await db
     .update(gateways)

@@ -15,6 +15,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { COMMISSION_OPERATIONS } from '../domain/commission.ts';
+import type { GatewayRoutingRules, RoutingDecision } from '../domain/gateway-routing.ts';
 import { BALANCED_ACCOUNTS, LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
 import { MONEY_CHARGE_PRIVACIES } from '../domain/money-charges.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
@@ -105,12 +106,18 @@ export const payments = pgTable(
     // The gateway the customer picked on the provider-selection page while the payment was init; gateway_id is
     // set only when the payment is sent (a payment never sent to a gateway accepts no callback).
     chosenGatewayId: bigint('chosen_gateway_id', { mode: 'number' }),
+    // How the service chose among the merchant's routing gateways (domain/gateway-routing.ts RoutingDecision):
+    // the candidates, why each other one was left out, and every failover attempt; null when no routing applied.
+    routingDecision: jsonb('routing_decision').$type<RoutingDecision>(),
     gatewayToken: text('gateway_token'),
     declineReason: text('decline_reason'),
     gatewayDetails: jsonb('gateway_details'),
     providerResponseData: jsonb('provider_response_data'),
     recurringGatewayToken: text('recurring_gateway_token'),
     redirectRequest: jsonb('redirect_request'),
+    // What a pending payment waits on the customer for, as its adapter asked (domain/pending-step.ts PendingStep:
+    // a secure code or a next step, with Payrail's own counts of codes and resends); null when nothing.
+    pendingStep: jsonb('pending_step'),
     requisites: jsonb('requisites'),
     finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
     // The merchant's commission terms for this operation, fixed when the payment was created (domain/commission.ts).
@@ -194,6 +201,8 @@ export const gateways = pgTable(
       .notNull()
       .default('active'),
     settingsSealed: text('settings_sealed').notNull(),
+    // The gateway's routing rules (domain/gateway-routing.ts GatewayRoutingRules); null: no rule, default weight.
+    routing: jsonb('routing').$type<GatewayRoutingRules>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -297,6 +306,9 @@ export const sandboxTransactions = pgTable(
     // A two-step pay (params.need_confirmation): awaiting its confirm_request or decline_request, then confirmed
     // (amount_minor is then what was captured) or voided (confirm-flow.ts). Null: a one-step pay, or a payout.
     confirmation: text('confirmation', { enum: ['awaiting', 'confirmed', 'voided'] }),
+    // The secure code or next step a step card's transaction waits on, and its wrong codes and resends
+    // (sandbox-adapter/otp-flow.ts, next-step-flow.ts). Null for every other card.
+    stepState: jsonb('step_state'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -67,6 +67,7 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
         environment: 'production',
         status: 'active',
         settings: { ...gatewaySettings(), api_key: `****${API_KEY.slice(-4)}`, sign_key: `****${SIGN_KEY.slice(-4)}` },
+        routing: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },
@@ -186,14 +187,39 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
     expect(stored.settings.gateway_settings.status_checker_time_rates).toEqual({ '1-3': 30, '4-': 60 });
   });
 
-  it('refuses processing_method rabbit with unsupported_processing_method', async () => {
+  it('accepts processing_method rabbit with an amqp:// or amqps:// rabbit_url and no full_link, masking rabbit_password', async () => {
     const merchant = await harness.createMerchant();
-    const rabbit = gatewaySettings({}, { processing_method: 'rabbit', full_link: undefined, rabbit_url: 'amqp://queue.example' });
+    const rabbit = gatewaySettings(
+      {},
+      {
+        processing_method: 'rabbit',
+        full_link: undefined,
+        rabbit_url: 'amqps://queue.example/payments',
+        rabbit_user: 'payrail',
+        rabbit_password: 'rabbit-secret-123456',
+      },
+    );
+    const added = await addGateway(merchant.id, { alias: 'rabbit', environment: 'production', settings: rabbit });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.gateway.settings.gateway_settings).toMatchObject({
+      processing_method: 'rabbit',
+      rabbit_url: 'amqps://queue.example/payments',
+      rabbit_password: '****3456',
+    });
+  });
+
+  it.each([
+    ['without rabbit_url', { rabbit_url: undefined }, 'settings.gateway_settings.rabbit_url'],
+    ['with an http:// rabbit_url', { rabbit_url: 'http://queue.example' }, 'settings.gateway_settings.rabbit_url'],
+    ['with a rabbit_url without a host', { rabbit_url: 'amqp://' }, 'settings.gateway_settings.rabbit_url'],
+    ['with a password in rabbit_url', { rabbit_url: 'amqp://payrail:hunter2@queue.example' }, 'settings.gateway_settings.rabbit_url'],
+    ['with a reserved rabbit_queue', { rabbit_url: 'amqp://queue.example', rabbit_queue: 'amq.payments' }, 'settings.gateway_settings.rabbit_queue'],
+  ])('refuses processing_method rabbit %s, naming the field', async (_label, gatewayOverrides, field) => {
+    const merchant = await harness.createMerchant();
+    const rabbit = gatewaySettings({}, { processing_method: 'rabbit', full_link: undefined, ...gatewayOverrides });
     const refused = await addGateway(merchant.id, { alias: 'rabbit', environment: 'production', settings: rabbit });
     expect(refused.status).toBe(422);
-    expect(refused.body.errors).toEqual([
-      expect.objectContaining({ code: 'unsupported_processing_method', field: 'settings.gateway_settings.processing_method' }),
-    ]);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ code: 'invalid_field', field })]);
     expect((await admin('GET', `/merchants/${merchant.id}/gateways`)).body.gateways).toEqual([]);
   });
 
@@ -250,7 +276,7 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
   it.each([
     ['an empty body', {}, 422],
     ['a sign_key of 31 characters', { settings: gatewaySettings({ sign_key: 'k'.repeat(31) }) }, 422],
-    ['processing_method rabbit', { settings: gatewaySettings({}, { processing_method: 'rabbit' }) }, 422],
+    ['processing_method rabbit without rabbit_url', { settings: gatewaySettings({}, { processing_method: 'rabbit' }) }, 422],
     ['an unknown field', { alias: 'fine', status: 'disabled' }, 422],
   ])('refuses an update with %s', async (_label, body, status) => {
     const merchant = await harness.createMerchant();
@@ -448,10 +474,8 @@ describe.each(engines)('payrail gateway commands against a running server on %s'
     const merchant = String(merchantId);
     const badKey = JSON.stringify(gatewaySettings({ sign_key: 'short' }));
     await expect(gateway('add', { merchant, alias: 'bad', environment: 'production', settings: badKey })).rejects.toThrow(/HTTP 422: invalid_field/);
-    const rabbit = JSON.stringify(gatewaySettings({}, { processing_method: 'rabbit' }));
-    await expect(gateway('add', { merchant, alias: 'rabbit', environment: 'production', settings: rabbit })).rejects.toThrow(
-      /HTTP 422: unsupported_processing_method/,
-    );
+    const rabbit = JSON.stringify(gatewaySettings({}, { processing_method: 'rabbit' })); // no rabbit_url
+    await expect(gateway('add', { merchant, alias: 'rabbit', environment: 'production', settings: rabbit })).rejects.toThrow(/HTTP 422: invalid_field/);
     await expect(gateway('list', { merchant: '999999' })).rejects.toThrow(/HTTP 404/);
     await expect(gateway('disable', { merchant, id: '999999' })).rejects.toThrow(/HTTP 404/);
   });

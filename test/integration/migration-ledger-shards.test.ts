@@ -20,6 +20,8 @@ const migrationsFolder = fileURLToPath(new URL('../../src/store/migrations', imp
 // Migration 0005 on a database that already holds a ledger written the way 0003/0004 wrote it (a balance row for
 // every account): available and hold keep their money (as shard 0), the other balance rows go, and every
 // invariant still holds.
+const SHARDS_MIGRATION_INDEX = 5;
+
 describe.each(engines)('migration 0005 (ledger shards) on a ledger written before it, on %s', (engine) => {
   let database: Database;
   let folderBefore: string;
@@ -28,10 +30,11 @@ describe.each(engines)('migration 0005 (ledger shards) on a ledger written befor
   beforeAll(async () => {
     folderBefore = mkdtempSync(join(tmpdir(), 'payrail-migrations-'));
     cpSync(migrationsFolder, folderBefore, { recursive: true });
-    rmSync(join(folderBefore, '0005_ledger_shards.sql'));
+    // The migrations as they stood before 0005: 0005 and every later one left out.
     const journalPath = join(folderBefore, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.filter((entry) => entry.tag !== '0005_ledger_shards');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number; tag: string }[] };
+    for (const entry of journal.entries.filter((entry) => entry.idx >= SHARDS_MIGRATION_INDEX)) rmSync(join(folderBefore, `${entry.tag}.sql`));
+    journal.entries = journal.entries.filter((entry) => entry.idx < SHARDS_MIGRATION_INDEX);
     writeFileSync(journalPath, JSON.stringify(journal));
     if (engine === 'pglite') {
       database = await openDatabase({ engine: 'pglite', dataDir: null });

@@ -58,18 +58,74 @@ describe.each(engines)('the provider-selection page on %s', (engine) => {
       match[1]!.replaceAll('&amp;', '&'),
     ]);
 
-  it("keys variant C's processingUrl with the alias of the production gateway the payment goes through", async () => {
+  it("keys variant C's processingUrl with the alias of each gateway offered, one entry per active gateway", async () => {
     const merchant = await harness.createMerchant();
     const noGateway = await createPayment(merchant.productionKey, bankAccountPayment);
     expect(Object.keys(noGateway.processingUrl[0])).toEqual(['default']);
     const firstId = await addGateway(merchant.id, 'trader', null);
+    const single = await createPayment(merchant.productionKey, bankAccountPayment);
+    expect(single.processingUrl).toEqual([{ trader: `${PUBLIC_URL}/checkout/${single.token}?locale=en` }]);
     await addGateway(merchant.id, 'acquirer', null);
     const created = await createPayment(merchant.productionKey, bankAccountPayment);
-    expect(created.processingUrl).toEqual([{ trader: `${PUBLIC_URL}/checkout/${created.token}?locale=en` }]);
+    expect(created.processingUrl).toEqual([
+      { trader: `${PUBLIC_URL}/checkout/${created.token}/trader?locale=en` },
+      { acquirer: `${PUBLIC_URL}/checkout/${created.token}/acquirer?locale=en` },
+    ]);
     expect(created.selectorUrl).toBe(`${PUBLIC_URL}/checkout/${created.token}/select?locale=en`);
     await admin('POST', `/merchants/${merchant.id}/gateways/${firstId}/disable`);
     expect((await createPayment(merchant.productionKey, bankAccountPayment)).processingUrl).toEqual([{ acquirer: expect.any(String) }]);
     expect(Object.keys((await createPayment(merchant.sandboxKey, bankAccountPayment)).processingUrl[0])).toEqual(['sandbox']);
+  });
+
+  it('answers variants A and B with processingUrl as a list and selectorURL when several gateways are active, a string otherwise', async () => {
+    const merchant = await harness.createMerchant();
+    await addGateway(merchant.id, 'trader', null);
+    const single = await createPayment(merchant.productionKey, { locale: 'jp' });
+    expect(single.processingUrl).toBe(`${PUBLIC_URL}/checkout/${single.token}?locale=jp`);
+    expect(single).not.toHaveProperty('selectorURL');
+    await addGateway(merchant.id, 'acquirer', null);
+    const several = await createPayment(merchant.productionKey, { locale: 'jp' });
+    expect(several.processingUrl).toEqual([
+      { trader: `${PUBLIC_URL}/checkout/${several.token}/trader?locale=jp` },
+      { acquirer: `${PUBLIC_URL}/checkout/${several.token}/acquirer?locale=jp` },
+    ]);
+    expect(several.selectorURL).toBe(`${PUBLIC_URL}/checkout/${several.token}/select?locale=jp`);
+    const snake = await harness.merchantRequest(merchant.productionKey, {
+      method: 'POST',
+      url: '/api/v1/payments',
+      payload: { product: 'Blue teapot', amount: 4250, currency: 'EUR', callback_url: 'https://merchant.example/cb', order_number: 'B-1' },
+    });
+    expect(snake.statusCode, snake.body).toBe(200);
+    expect(snake.json().processingUrl).toHaveLength(2);
+    expect(snake.json().selectorURL).toContain('/select?locale=');
+    const sandbox = await createPayment(merchant.sandboxKey);
+    expect(typeof sandbox.processingUrl).toBe('string');
+  });
+
+  it('records the choice made by opening a processingUrl entry, and answers an unknown alias with a 404 page', async () => {
+    const merchant = await harness.createMerchant();
+    await addGateway(merchant.id, 'trader', null);
+    const acquirerId = await addGateway(merchant.id, 'acquirer', null);
+    const created = await createPayment(merchant.productionKey, { locale: 'zh' });
+    const entry = created.processingUrl.find((item: Record<string, string>) => 'acquirer' in item).acquirer as string;
+    const opened = await get(pathOf(entry));
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(`/checkout/${created.token}?locale=zh`);
+    const [row] = await queryRows<{ chosen_gateway_id: string }>(harness.database, sql`select chosen_gateway_id from payments where token = ${created.token}`);
+    expect(Number(row!.chosen_gateway_id)).toBe(acquirerId);
+    const unknown = await get(`/checkout/${created.token}/nonexistent?locale=zh`);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(unknown.body).toContain('未找到支付服务商');
+    expect(unknown.body).toContain(`/checkout/${created.token}/select?locale=zh`);
+    expect((await get(`/checkout/${'e'.repeat(32)}/acquirer`)).statusCode).toBe(404);
+  });
+
+  it('refuses a gateway alias that a checkout page uses', async () => {
+    const merchant = await harness.createMerchant();
+    const refused = await admin('POST', `/merchants/${merchant.id}/gateways`, { alias: 'select', environment: 'production', settings: settingsFor(null) });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors[0].field).toBe('alias');
   });
 
   it('forwards a sandbox payment to its payment page at once: the built-in sandbox gateway is the only one', async () => {
@@ -111,8 +167,8 @@ describe.each(engines)('the provider-selection page on %s', (engine) => {
     expect(page.body).toContain('选择支付方式');
     expect(page.body).toContain('Blue teapot');
     expect(providerLinks(page.body)).toEqual([
-      ['trader', `/checkout/${created.token}/via/trader?locale=zh`],
-      ['acquirer', `/checkout/${created.token}/via/acquirer?locale=zh`],
+      ['trader', `/checkout/${created.token}/trader?locale=zh`],
+      ['acquirer', `/checkout/${created.token}/acquirer?locale=zh`],
     ]);
     expect((await get(`/checkout/${created.token}/select?locale=jp`)).body).toContain('お支払い方法の選択');
     expect((await get(`/checkout/${created.token}/select?locale=en`)).body).toContain('Choose how to pay');

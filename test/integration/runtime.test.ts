@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,7 +44,7 @@ describe.each(engines)('the service on a real socket (%s)', { timeout: STARTS_A_
     dataDir = await mkdtemp(join(tmpdir(), 'payrail-runtime-'));
     const extra: Record<string, string> = {};
     if (engine === 'postgres') {
-      databaseName = `payrail_test_rt_${process.pid}_${Date.now()}`;
+      databaseName = `payrail_test_rt_${randomBytes(6).toString('hex')}`;
       await maintenance(`create database ${databaseName}`);
       extra['DATABASE_URL'] = testDatabaseUrl(databaseName);
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,7 +188,7 @@ describe.each(engines)('payrail start --role sandbox-adapter on %s', { timeout: 
   it('opens the service database, signs with the shared secret (generated into the data folder when not configured), and stops cleanly', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'payrail-sandbox-role-'));
     const port = await freePort();
-    const databaseName = `payrail_test_sbx_role_${process.pid}_${Date.now()}`;
+    const databaseName = `payrail_test_sbx_role_${randomBytes(6).toString('hex')}`;
     const environment: Record<string, string> = {
       HOST: '127.0.0.1',
       PORT: String(port),

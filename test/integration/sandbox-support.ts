@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import { decryptMerchantKey, verifyCallbackJwt } from '../../src/contract/callback-crypto.ts';
 import { sandboxAdapterRoutes, type SandboxAdapterOptions } from '../../src/sandbox-adapter/routes.ts';
 import { openDatabase, type Database, type Engine } from '../../src/store/database.ts';
-import { maintenance, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
+import { maintenance, migratedPostgresDatabase, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
 import { queryRows } from '../support/sql.ts';
 
 // Shared by the sandbox-*.test.ts files: the plugin on a bare Fastify over a real database (either engine), a real
@@ -196,7 +196,7 @@ async function openSharedDatabase(engine: Engine): Promise<SharedDatabase> {
     return { first: database, another: async () => database, drop };
   }
   const databaseName = `payrail_test_sbx_${randomBytes(6).toString('hex')}`;
-  await maintenance(`create database ${databaseName}`);
+  await migratedPostgresDatabase(databaseName);
   const opened: Database[] = [];
   const open = async () => {
     const database = await openDatabase({ engine: 'postgres', url: testDatabaseUrl(databaseName), poolMax: 5 });
@@ -204,7 +204,6 @@ async function openSharedDatabase(engine: Engine): Promise<SharedDatabase> {
     return database;
   };
   const first = await open();
-  await first.migrate();
   return {
     first,
     another: open,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { connect as connectPlain, type Socket } from 'node:net';
@@ -7,7 +8,7 @@ import { connect as connectTls } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startApi, type RunningApi } from '../../src/runtime/start-api.ts';
-import { maintenance, testDatabaseUrl, testEngines } from '../support/databases.ts';
+import { maintenance, migratedServiceDatabase, testEngines } from '../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../support/fake-adapter.ts';
 import { cardPayment } from '../support/production-gateway.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
@@ -127,10 +128,11 @@ describe.each(engines)('slow clients on plain HTTP behind a proxy (%s)', (engine
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'payrail-slow-'));
     const extra: Record<string, string> = {};
-    if (engine === 'postgres') {
-      databaseName = `payrail_test_slow_${process.pid}_${Date.now()}`;
-      await maintenance(`create database ${databaseName}`);
-      extra['DATABASE_URL'] = testDatabaseUrl(databaseName);
+    const candidateName = `payrail_test_slow_${randomBytes(6).toString('hex')}`;
+    const databaseUrl = await migratedServiceDatabase(engine, dataDir, candidateName);
+    if (databaseUrl !== null) {
+      databaseName = candidateName;
+      extra['DATABASE_URL'] = databaseUrl;
     }
     const config = loadConfig({
       HOST: '127.0.0.1',

@@ -59,6 +59,21 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
   };
 }
 
+// The database of a test that starts the whole service (startApi, a role): PostgreSQL copied from the migrated
+// template (its DATABASE_URL returned), or the data folder's embedded database unpacked from the migrated image
+// (null returned), so the service's own migrate() finds nothing to apply: migrating from nothing cost seconds a start.
+export async function migratedServiceDatabase(engine: Engine, dataDir: string, databaseName: string): Promise<string | null> {
+  if (engine === 'postgres') return migratedPostgresDatabase(databaseName);
+  const database = await openDatabase({ engine: 'pglite', dataDir: join(dataDir, 'pglite'), image: await migratedPgliteImage() });
+  await database.close();
+  return null;
+}
+
+export async function migratedPostgresDatabase(databaseName: string): Promise<string> {
+  await maintenance(`create database ${databaseName} template ${await migratedTemplateName()}`);
+  return testDatabaseUrl(databaseName);
+}
+
 let pgliteImage: Promise<Blob> | null = null;
 
 function migratedPgliteImage(): Promise<Blob> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
@@ -7,7 +8,7 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../../src/config.ts';
 import type { Engine } from '../../src/store/database.ts';
 import { startApi, type RunningApi } from '../../src/runtime/start-api.ts';
-import { maintenance, testDatabaseUrl } from './databases.ts';
+import { maintenance, migratedServiceDatabase } from './databases.ts';
 
 export interface ServerHarness {
   baseUrl: string;
@@ -41,10 +42,11 @@ export async function startServerHarness(engine: Engine, environment: Record<str
   const adminKey = `adm_${'k'.repeat(40)}`;
   let databaseName: string | null = null;
   const extra: Record<string, string> = {};
-  if (engine === 'postgres') {
-    databaseName = `payrail_test_srv_${process.pid}_${Date.now()}`;
-    await maintenance(`create database ${databaseName}`);
-    extra['DATABASE_URL'] = testDatabaseUrl(databaseName);
+  const candidateName = `payrail_test_srv_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = await migratedServiceDatabase(engine, dataDir, candidateName);
+  if (databaseUrl !== null) {
+    databaseName = candidateName;
+    extra['DATABASE_URL'] = databaseUrl;
   }
   const config = loadConfig({
     HOST: '127.0.0.1',

@@ -39,6 +39,31 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ PAYRAIL_TLS_CERT: '/tmp/cert.pem' })).toThrow(/together/);
   });
 
+  it('reaches the sandbox adapter over HTTP unless PAYRAIL_SANDBOX_ADAPTER_TRANSPORT is rabbit, with the credentials out of the URL', () => {
+    expect(loadConfig({})).toMatchObject({
+      sandboxAdapterTransport: 'http',
+      sandboxRabbit: { url: 'amqp://127.0.0.1:5672', user: 'guest', password: 'guest', queue: 'payrail.sandbox-adapter.requests' },
+    });
+    const rabbit = loadConfig({
+      PAYRAIL_SANDBOX_ADAPTER_TRANSPORT: 'rabbit',
+      PAYRAIL_SANDBOX_RABBIT_URL: 'amqps://pay%40rail:s%2Fcret@broker.example:5671/payments',
+      PAYRAIL_SANDBOX_RABBIT_QUEUE: 'sandbox.requests',
+    });
+    expect(rabbit).toMatchObject({
+      sandboxAdapterTransport: 'rabbit',
+      sandboxRabbit: { url: 'amqps://broker.example:5671/payments', user: 'pay@rail', password: 's/cret', queue: 'sandbox.requests' },
+    });
+  });
+
+  it.each([
+    ['PAYRAIL_SANDBOX_ADAPTER_TRANSPORT', 'kafka'],
+    ['PAYRAIL_SANDBOX_RABBIT_URL', 'http://broker.example'],
+    ['PAYRAIL_SANDBOX_RABBIT_QUEUE', 'amq.reserved'],
+    ['PAYRAIL_SANDBOX_RABBIT_QUEUE', 'with space'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+  });
+
   it('parses extra currencies with their exponents', () => {
     expect(loadConfig({ PAYRAIL_EXTRA_CURRENCIES: 'USDT:6,USDC:6' }).extraCurrencies).toEqual({ USDT: 6, USDC: 6 });
   });

@@ -18,6 +18,7 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     environment: gateway.environment,
     status: gateway.status,
     settings: maskedSettings(unsealSettings(masterKey, gateway)) as Record<string, unknown>,
+    routing: gateway.routing ?? null,
     created_at: gateway.createdAt.toISOString(),
     updated_at: gateway.updatedAt.toISOString(),
   });
@@ -35,8 +36,8 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { alias, environment, settings } = request.body;
-      const gateway = await addGateway(app.payrail, request.params.id, { alias, environment, settings });
+      const { alias, environment, settings, routing } = request.body;
+      const gateway = await addGateway(app.payrail, request.params.id, { alias, environment, settings, routing: routing ?? null });
       return { success: true as const, gateway: present(gateway) };
     },
   );
@@ -63,7 +64,8 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { id, gatewayId } = request.params;
-      const gateway = await changeGateway(app.payrail, id, gatewayId, { alias: request.body.alias, settings: request.body.settings });
+      const { alias, settings, routing } = request.body;
+      const gateway = await changeGateway(app.payrail, id, gatewayId, { alias, settings, routing });
       return { success: true as const, gateway: present(gateway) };
     },
   );

@@ -1,10 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { cancelPaymentDetail } from '../../flows/cancel-payment.ts';
-import { confirmPaymentDetail, declinePaymentDetail, type MerchantPaymentCall } from '../../flows/two-step.ts';
-import { commitIdempotentRequest } from '../idempotency.ts';
-import { presentDetail } from './present.ts';
+import { confirmPaymentDetail, declinePaymentDetail } from '../../flows/two-step.ts';
+import { acceptMissingBody, merchantPaymentCall, paymentDetailEnvelope } from './payment-actions.ts';
 import { PaymentEnvelope, TokenParams } from './responses.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
@@ -41,23 +40,7 @@ const IDEMPOTENCY = 'Idempotency-Key is supported (same key and body: the first 
 export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const deps = { context: app.payrail, adapterClient: app.payrail.adapterClient };
-  const envelope = (detail: { payment: Parameters<typeof presentDetail>[0]; logs: Parameters<typeof presentDetail>[1] }) => ({
-    success: true as const,
-    errors: [],
-    status: 200,
-    payment: presentDetail(detail.payment, detail.logs),
-  });
-  const merchantCall = (request: FastifyRequest<{ Params: { token: string } }>): MerchantPaymentCall => ({
-    scope: request.merchant!,
-    token: request.params.token,
-    // the adapter is about to be asked: this key's outcome is stored from here on, whatever it is
-    beforeAdapterCall: () => commitIdempotentRequest(request),
-  });
-
-  // These POSTs may come without a body: it then reads as {} (validated as such, and digested so by Idempotency-Key).
-  routes.addHook('preValidation', async (request) => {
-    if (request.body === undefined) request.body = {};
-  });
+  acceptMissingBody(app);
 
   routes.post(
     '/api/v1/payments/:token/confirm',
@@ -72,7 +55,7 @@ export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<v
         response: { 200: PaymentEnvelope, ...errors, ...adapterErrors },
       },
     },
-    async (request) => envelope(await confirmPaymentDetail(deps, merchantCall(request), request.body.amount ?? null)),
+    async (request) => paymentDetailEnvelope(await confirmPaymentDetail(deps, merchantPaymentCall(request), request.body.amount ?? null)),
   );
 
   routes.post(
@@ -88,7 +71,7 @@ export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<v
         response: { 200: PaymentEnvelope, ...errors, ...adapterErrors },
       },
     },
-    async (request) => envelope(await declinePaymentDetail(deps, merchantCall(request))),
+    async (request) => paymentDetailEnvelope(await declinePaymentDetail(deps, merchantPaymentCall(request))),
   );
 
   routes.post(
@@ -104,6 +87,6 @@ export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<v
         response: { 200: PaymentEnvelope, ...errors },
       },
     },
-    async (request) => envelope(await cancelPaymentDetail(app.payrail.database.db, request.merchant!, request.params.token)),
+    async (request) => paymentDetailEnvelope(await cancelPaymentDetail(app.payrail.database.db, request.merchant!, request.params.token)),
   );
 }

@@ -1,30 +1,36 @@
 import type { RedirectRequest } from '../../contract/adapter-contract.ts';
 import type { CreatePaymentRequest, CustomerInput } from '../../domain/payment-request.ts';
 import { basisPointsToPercent, payCommissionFor } from '../../domain/commission.ts';
+import type { RoutingDecision } from '../../domain/gateway-routing.ts';
 import { checkoutUrl } from '../../domain/public-urls.ts';
-import { selectorUrl } from '../../domain/selector-urls.ts';
+import { providerCheckoutUrl, selectorUrl } from '../../domain/selector-urls.ts';
 import type { CreatedPaymentRow, PaymentRow } from '../../store/payments-repo.ts';
 import type { RefundRow } from '../../store/refunds-repo.ts';
+import { presentPendingStep } from './step-present.ts';
 
 // Variant C's processingUrl key when the merchant has no active gateway to name.
 const UNNAMED_PROVIDER = 'default';
 
-// spec 2.2: the create envelope differs by request variant. providerName: the alias of the gateway the payment
-// goes through (variant C keys processingUrl with it).
+// spec 2.2: the create envelope differs by request variant. providers: the aliases of the gateways offered
+// (flows/provider-selection.ts processingProvidersFor): several make processingUrl a list of single-key objects,
+// one per gateway, beside the selector page; one names the gateway the payment goes through (variant C keys
+// processingUrl with it); none: no active gateway to name.
 export function presentCreated(
   publicUrl: string,
-  payment: CreatedPaymentRow & { redirectRequest?: unknown } & Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>,
-  providerName: string | null,
+  payment: CreatedPaymentRow & { redirectRequest?: unknown; pendingStep?: unknown } & Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>,
+  providers: readonly string[],
 ) {
   const processingUrl = checkoutUrl(publicUrl, payment);
+  const offered = providers.length > 1 ? providers.map((alias) => ({ [alias]: providerCheckoutUrl(publicUrl, payment, alias) })) : null;
   if (payment.requestVariant !== 'C') {
     return {
       success: true as const,
       errors: [],
       token: payment.token,
-      processingUrl,
+      ...(offered ? { processingUrl: offered, selectorURL: selectorUrl(publicUrl, payment) } : { processingUrl }),
       payment: { amount: String(payment.amountMinor), currency: payment.currency, status: payment.status },
       ...(payment.redirectRequest ? { redirectRequest: payment.redirectRequest as RedirectRequest } : {}),
+      ...pendingStepOf(payment),
       ...seriesTokensOf(payment),
     };
   }
@@ -34,7 +40,7 @@ export function presentCreated(
     status: 200,
     errors: [],
     token: payment.token,
-    processingUrl: [{ [providerName ?? UNNAMED_PROVIDER]: processingUrl }],
+    processingUrl: offered ?? [{ [providers[0] ?? UNNAMED_PROVIDER]: processingUrl }],
     selectorUrl: selectorUrl(publicUrl, payment),
     ...seriesTokensOf(payment),
     payment: {
@@ -48,10 +54,27 @@ export function presentCreated(
   };
 }
 
+// A Host-to-Host card the provider asks a secure code or more data for (issue 10).
+function pendingStepOf(payment: { status: string; pendingStep?: unknown }) {
+  const pendingStep = presentPendingStep(payment);
+  return pendingStep === null ? {} : { pendingStep };
+}
+
 // A recurring first payment's own tokens, once it was approved with the provider's recurring token (spec 2.1).
 function seriesTokensOf(payment: Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>) {
   const { issuedRecurringToken: recurringToken, issuedWalletToken: walletToken } = payment;
   return recurringToken && walletToken ? { recurringToken, walletToken } : {};
+}
+
+function routingView(decision: RoutingDecision) {
+  return {
+    chosen: decision.chosen,
+    order: decision.order,
+    excluded: decision.considered.flatMap((gateway) =>
+      gateway.excluded_by === null ? [] : [{ gateway: gateway.alias, rule: gateway.excluded_by, reason: gateway.reason ?? '' }],
+    ),
+    failovers: decision.attempts.map((attempt) => ({ gateway: attempt.alias, error: attempt.error, at: attempt.at })),
+  };
 }
 
 const termsOf = (payment: Pick<PaymentRow, 'commissionPercentBp' | 'commissionFixedMinor'>) => ({
@@ -140,6 +163,9 @@ export function presentDetail(payment: PaymentWithRefunds, logs: readonly { kind
     gateway_details: (payment.gatewayDetails as Record<string, unknown> | null) ?? null,
     requisites: (payment.requisites as Record<string, unknown> | null) ?? null,
     redirect_request: (payment.redirectRequest as RedirectRequest | null) ?? null,
+    pending_step: presentPendingStep(payment),
+    gateway: payment.gatewayAlias,
+    routing: payment.routingDecision && routingView(payment.routingDecision),
     interaction_logs: logs.map((log) => ({ kind: log.kind, entry: log.entry, created_at: log.createdAt.toISOString() })),
     bank_account: bankAccount && {
       bank_name: bankAccount.bankName,

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
 import { LIST_COUNT_EXACT_MAX_ROWS, LIST_PAGE_DEPTH_MAX_ROWS } from '../../flows/find-payments.ts';
 import { BrowserSchema } from './schemas.ts';
+import { PendingStepSchema } from './step-present.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
@@ -29,9 +30,14 @@ export const CreatePaymentResponseA = Type.Object(
     success: Type.Literal(true),
     errors: EmptyErrors,
     token: Type.String({ description: '32 lowercase hex characters' }),
-    processingUrl: Type.String({ description: 'the hosted payment page of this payment' }),
+    processingUrl: Type.Union([Type.String(), Type.Array(Type.Record(Type.String(), Type.String()))], {
+      description:
+        'the hosted payment page of this payment; when the merchant has several active gateways and no routing: single-key objects, gateway alias → its payment page URL (spec 2.2)',
+    }),
+    selectorURL: Type.Optional(Type.String({ description: 'with several gateways offered: the provider-selection page' })),
     payment: Type.Object({ amount: Type.String(), currency: Type.String(), status: Status }),
     redirectRequest: Type.Optional(RedirectRequestSchema),
+    pendingStep: Type.Optional(PendingStepSchema),
     ...seriesTokens,
   },
   { description: 'variants A and B (spec 2.2); redirectRequest when a Host-to-Host card needs 3-D Secure' },
@@ -145,6 +151,23 @@ const PaymentDetail = Type.Object({
   gateway_details: Nullable(Type.Record(Type.String(), Type.Unknown())),
   requisites: Nullable(Type.Record(Type.String(), Type.Unknown())),
   redirect_request: Nullable(RedirectRequestSchema),
+  pending_step: Nullable(PendingStepSchema),
+  gateway: Nullable(Type.String({ description: 'alias of the gateway the payment was sent through; null before it was sent' })),
+  routing: Nullable(
+    Type.Object(
+      {
+        chosen: Type.String({ description: 'the gateway routing picked first' }),
+        order: Type.Array(Type.String(), { description: 'the gateways in the order they may be tried' }),
+        excluded: Type.Array(Type.Object({ gateway: Type.String(), rule: Type.String(), reason: Type.String() }), {
+          description: 'routing gateways whose rules did not accept this payment',
+        }),
+        failovers: Type.Array(Type.Object({ gateway: Type.String(), error: Type.String(), at: Type.String({ format: 'date-time' }) }), {
+          description: 'gateways that provably never received the request, each followed by the next one',
+        }),
+      },
+      { description: 'how the gateway was chosen when the merchant routes among several (settings.enable_routing); null otherwise' },
+    ),
+  ),
   interaction_logs: Type.Array(
     Type.Object({ kind: Type.String(), entry: Type.Unknown({ description: 'redacted adapter log (spec 2.9 logs item)' }), created_at: Type.String() }),
     { description: 'adapter interaction logs, PAN masked and secrets removed' },

@@ -4,8 +4,9 @@ import { createPayment } from '../../flows/create-payment.ts';
 import { findPayments } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { bearerToken } from '../../lib/bearer.ts';
-import { processingUrlKey } from '../../flows/provider-selection.ts';
+import { processingProvidersFor } from '../../flows/provider-selection.ts';
 import { payHostToHost } from '../../flows/process-payment.ts';
+import { publicUrlOfGateway } from '../../flows/gateway-public-url.ts';
 import { createSeriesPayment } from '../../flows/recurring.ts';
 import { recurringRequestErrors } from '../../domain/recurring.ts';
 import { assertPublicCallbackUrl } from '../../flows/callback-url-guard.ts';
@@ -56,7 +57,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
           { context: app.payrail, adapterClient: app.payrail.adapterClient },
           { scope: merchant, request: body, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, afterStored },
         );
-        return presentCreated(config.publicUrl, charged, null);
+        return presentCreated(config.publicUrl, charged, []);
       }
       if (body.card) {
         // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
@@ -65,11 +66,13 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
           { context: app.payrail, adapterClient: app.payrail.adapterClient },
           { scope: merchant, request: body, card: body.card, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, afterStored },
         );
-        return presentCreated(config.publicUrl, processed, processed.gatewayAlias);
+        // spec 2.10: the gateway's custom_host, when it has one, is the host of processingUrl too
+        const publicUrl = await publicUrlOfGateway(app.payrail, merchant, processed.gatewayAlias);
+        return presentCreated(publicUrl, processed, processed.gatewayAlias === null ? [] : [processed.gatewayAlias]);
       }
       const created = await createPayment(app.payrail.database.db, merchant, body, options);
       await afterStored();
-      return presentCreated(config.publicUrl, created, await processingUrlKey(app.payrail, merchant, created));
+      return presentCreated(config.publicUrl, created, await processingProvidersFor(app.payrail, merchant, { ...created, bankAccount: body.bankAccount }));
     },
   );
 

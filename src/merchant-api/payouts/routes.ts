@@ -10,7 +10,7 @@ import { createPayoutValidator } from './validate-payout.ts';
 const security = [{ merchantKey: [] }];
 
 export async function payoutRoutes(app: FastifyInstance): Promise<void> {
-  const { config, currencies } = app.payrail;
+  const { currencies } = app.payrail;
   const validateCreate = createPayoutValidator({ currencies });
 
   // Not typed by the provider: the validator normalizes the body into a CreatePayoutRequest (validate-payout.ts).
@@ -52,7 +52,7 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
           afterStored: () => commitIdempotentRequest(request),
         },
       );
-      return presentCreatedPayout(config.publicUrl, created.payout, created.gatewayAlias);
+      return presentCreatedPayout(created.publicUrl, created.payout, created.gatewayAlias);
     },
   );
 }

@@ -1,0 +1,100 @@
+import { Compile } from 'typebox/compile';
+import { AdapterResponseSchema } from '../response-schema.ts';
+import type { AdapterCallResult } from './adapter-caller.ts';
+import type { ConformanceCheck } from './options.ts';
+
+// What every answer must be (spec 2.9, 7.3): HTTP 200, JSON, the response schema, logs with kind and duration,
+// and in time. Each function returns one named check.
+
+const ResponseValidator = Compile(AdapterResponseSchema);
+const ERRORS_SHOWN_MAX = 3;
+const REASON_KEYS = ['declination_reason', 'details', 'reason', 'error'] as const; // spec 7.7
+
+export type JsonObject = Record<string, unknown>;
+
+export function pass(name: string, reason: string): ConformanceCheck {
+  return { name, outcome: 'pass', reason };
+}
+export function fail(name: string, reason: string): ConformanceCheck {
+  return { name, outcome: 'fail', reason };
+}
+export function skip(name: string, reason: string): ConformanceCheck {
+  return { name, outcome: 'skip', reason };
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function noAnswer(call: AdapterCallResult, timeoutMs: number): string {
+  return call.timedOut ? `no answer within ${timeoutMs} ms` : `no HTTP answer: ${call.networkError ?? 'unknown error'}`;
+}
+
+export function checkHttp200Json(name: string, call: AdapterCallResult, timeoutMs: number): ConformanceCheck {
+  if (call.statusCode === null) return fail(name, noAnswer(call, timeoutMs));
+  if (call.statusCode !== 200) return fail(name, `answered HTTP ${call.statusCode}; an adapter always answers 200 (spec 7.3)`);
+  if (!isJsonObject(call.json)) return fail(name, `answered 200 but the body is not a JSON object: ${excerpt(call.bodyText)}`);
+  return pass(name, 'HTTP 200 with a JSON object');
+}
+
+export function checkDeadline(name: string, call: AdapterCallResult, timeoutMs: number): ConformanceCheck {
+  if (call.statusCode === null) return fail(name, noAnswer(call, timeoutMs));
+  return pass(name, `answered in ${Math.round(call.elapsedMs)} ms (limit ${timeoutMs} ms)`);
+}
+
+export function checkShape(name: string, call: AdapterCallResult, requirements: { finalFields?: boolean; amountAndCurrency?: boolean } = {}): ConformanceCheck {
+  if (!isJsonObject(call.json)) return skip(name, 'no JSON answer to check');
+  if (!ResponseValidator.Check(call.json)) {
+    const errors = ResponseValidator.Errors(call.json)
+      .slice(0, ERRORS_SHOWN_MAX)
+      .map((error) => `${error.instancePath || '/'} ${error.message}`);
+    return fail(name, `does not match the response schema (spec 2.9): ${errors.join('; ')}`);
+  }
+  const answer = call.json;
+  if (answer['result'] === true && answer['status'] === undefined) return fail(name, 'result true without status (spec 2.9)');
+  if (requirements.finalFields === true && answer['result'] === true && typeof answer['gateway_token'] !== 'string') {
+    return fail(name, 'result true without gateway_token (spec 2.9)');
+  }
+  if (requirements.amountAndCurrency === true && answer['result'] === true && (answer['amount'] === undefined || answer['currency'] === undefined)) {
+    return fail(name, 'a /status answer must carry amount and currency (section 4)');
+  }
+  if (answer['result'] === false && typeof answer['error'] !== 'string' && typeof answer['details'] !== 'string') {
+    return fail(name, 'result false without an error text (spec 7.4)');
+  }
+  return pass(
+    name,
+    `matches the response schema (result ${String(answer['result'])}${answer['status'] === undefined ? '' : `, status ${String(answer['status'])}`})`,
+  );
+}
+
+export function checkLogs(name: string, call: AdapterCallResult): ConformanceCheck {
+  if (!isJsonObject(call.json)) return skip(name, 'no JSON answer to check');
+  const logs = call.json['logs'];
+  if (!Array.isArray(logs)) return fail(name, 'logs is missing (spec 2.9: required)');
+  if (logs.length === 0) return fail(name, 'logs is empty: log at least the interaction this call made');
+  for (const [index, log] of logs.entries()) {
+    if (!isJsonObject(log)) return fail(name, `logs[${index}] is not an object`);
+    if (typeof log['kind'] !== 'string' || log['kind'] === '') return fail(name, `logs[${index}].kind is missing`);
+    if (typeof log['duration'] !== 'number' || !Number.isFinite(log['duration']) || log['duration'] < 0) {
+      return fail(name, `logs[${index}].duration must be a number of seconds`);
+    }
+  }
+  return pass(name, `${logs.length} log item(s) with kind and duration`);
+}
+
+export function reasonOf(answer: JsonObject): string | null {
+  for (const key of REASON_KEYS) {
+    const value = answer[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return null;
+}
+
+export function isDecline(answer: JsonObject): boolean {
+  return answer['result'] === false || answer['status'] === 'declined' || Object.hasOwn(answer, 'error');
+}
+
+export function excerpt(text: string): string {
+  const EXCERPT_CHARS_MAX = 120;
+  return text.length > EXCERPT_CHARS_MAX ? `${text.slice(0, EXCERPT_CHARS_MAX)}…` : text || '(empty)';
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { RabbitServer, RabbitServerOptions } from './rabbit-server.ts';
+
+// The RabbitMQ side (processing_method rabbit) is loaded only when used: amqplib is an optional peer.
+export type { RabbitServer, RabbitServerOptions } from './rabbit-server.ts';
+export { ADAPTER_REQUEST_QUEUE_DEFAULT, brokerAddressOf, type BrokerAddress } from './rabbit-protocol.ts';
+
+// Serves an adapter app's routes (adapterHttpServer or your own) to Payrail over AMQP 0-9-1 too.
+export async function serveOverRabbit(app: FastifyInstance, options: RabbitServerOptions): Promise<RabbitServer> {
+  const { serveOverRabbit: serve } = await import('./rabbit-server.ts');
+  return serve(app, options);
+}

@@ -1,0 +1,49 @@
+// Log items travel back to Payrail and are stored with the payment, so an adapter redacts them first: card
+// numbers masked (first 6 / last 4), security codes removed, keys and passwords replaced. By key name at any
+// depth, and card numbers by value in any string.
+
+export const REDACTED = '[redacted]';
+const REDACT_DEPTH_MAX = 32;
+const REMOVED_KEYS: ReadonlySet<string> = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'securitycode']);
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'merchantprivatekey',
+  'signkey',
+  'apikey',
+  'rabbitpassword',
+  'password',
+  'secret',
+  'clientsecret',
+  'privatekey',
+  'secure',
+  'assets',
+  'authorization',
+  'cookie',
+]);
+// 12..19 digits, optionally grouped by spaces or dashes: masked wherever they appear.
+const CARD_NUMBER_IN_TEXT = /(?<![0-9])[0-9](?:[ -]?[0-9]){11,18}(?![0-9])/g;
+
+const normalizedKey = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+export function maskPan(digits: string): string {
+  if (digits.length < 12) return '*'.repeat(digits.length);
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+export function maskCardNumbers(text: string): string {
+  return text.replace(CARD_NUMBER_IN_TEXT, (match) => maskPan(match.replace(/[ -]/g, '')));
+}
+
+// A copy with secrets out; the input is not changed. Too deep a structure is cut, not walked.
+export function redactForLog(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskCardNumbers(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= REDACT_DEPTH_MAX) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => redactForLog(item, depth + 1));
+  const redacted: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const name = normalizedKey(key);
+    if (REMOVED_KEYS.has(name)) continue;
+    redacted[key] = SECRET_KEYS.has(name) ? REDACTED : redactForLog(inner, depth + 1);
+  }
+  return redacted;
+}

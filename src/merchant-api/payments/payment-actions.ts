@@ -1,0 +1,27 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MerchantPaymentCall } from '../../flows/two-step.ts';
+import { commitIdempotentRequest } from '../idempotency.ts';
+import { presentDetail } from './present.ts';
+
+// What the POST /api/v1/payments/{token}/<action> routes share (confirm, decline, cancel, secure_code, resend_otp,
+// next_step): they answer the payment as GET shows it, act for the calling merchant, and may come without a body.
+
+export function paymentDetailEnvelope(detail: { payment: Parameters<typeof presentDetail>[0]; logs: Parameters<typeof presentDetail>[1] }) {
+  return { success: true as const, errors: [], status: 200, payment: presentDetail(detail.payment, detail.logs) };
+}
+
+export function merchantPaymentCall(request: FastifyRequest<{ Params: { token: string } }>): MerchantPaymentCall {
+  return {
+    scope: request.merchant!,
+    token: request.params.token,
+    // the adapter is about to be asked: this key's outcome is stored from here on, whatever it is
+    beforeAdapterCall: () => commitIdempotentRequest(request),
+  };
+}
+
+// A POST without a body reads as {} (validated as such, and digested so by Idempotency-Key).
+export function acceptMissingBody(routes: FastifyInstance): void {
+  routes.addHook('preValidation', async (request) => {
+    if (request.body === undefined) request.body = {};
+  });
+}
