@@ -2,7 +2,9 @@ import { maskPan } from './pan.ts';
 
 // Card data in free text, masked by what it is rather than by the key that carries it: the payment's own
 // PAN and CVV when we hold them, and any card-shaped number (13–19 digits passing the Luhn check) always,
-// because status answers and callbacks arrive when the PAN is long gone from memory.
+// because status answers and callbacks arrive when the PAN is long gone from memory. The Luhn rule skips
+// identifiers (UUIDs, hex words of 24+ characters with a letter): one in ten digit stretches passes Luhn, so a
+// payment token like c7fc…dd38029354949436e3e0 would otherwise be mangled in every log that names it.
 
 export interface SensitiveCardData {
   panDigits?: string | null;
@@ -29,6 +31,12 @@ const SEPARATORS = '[\\s.+\\-]';
 const DIGIT_RUN = new RegExp(`\\d+(?:${SEPARATORS}+\\d+)*`, 'g');
 const DIGIT_GROUP = /\d+/g;
 const HAS_LONG_DIGITS = new RegExp(`\\d(?:${SEPARATORS}*\\d){${PAN_DIGITS_MIN - 1}}`);
+// Whole words only, and longer than any PAN with a few letters around it ("cafe4111111111111111" is masked).
+const HEX_IDENTIFIER_MIN = 24;
+const IDENTIFIER = new RegExp(
+  `(?<![0-9A-Za-z])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?=[0-9a-f]*[a-f])[0-9a-f]{${HEX_IDENTIFIER_MIN},})(?![0-9A-Za-z])`,
+  'gi',
+);
 
 export function cardDataMatcher(sensitive?: SensitiveCardData | null): CardDataMatcher | null {
   const panDigits = sensitive?.panDigits && /^\d{12,19}$/.test(sensitive.panDigits) ? sensitive.panDigits : null;
@@ -55,7 +63,13 @@ export function maskCardNumbersInText(text: string, matcher: CardDataMatcher | n
   // Most keys and values are shorter than any PAN: no need to look.
   if ((typeof text === 'string' && text.length < PAN_DIGITS_MIN) || !HAS_LONG_DIGITS.test(text)) return text;
   const withoutPan = matcher?.pan ? text.replace(matcher.pan, matcher.panMasked) : text;
-  return withoutPan.replace(DIGIT_RUN, maskLuhnNumbersInRun);
+  let masked = '';
+  let from = 0;
+  for (const identifier of withoutPan.matchAll(IDENTIFIER)) {
+    masked += withoutPan.slice(from, identifier.index).replace(DIGIT_RUN, maskLuhnNumbersInRun) + identifier[0];
+    from = identifier.index + identifier[0].length;
+  }
+  return masked + withoutPan.slice(from).replace(DIGIT_RUN, maskLuhnNumbersInRun);
 }
 
 // Every stretch of whole digit groups holding 13–19 digits that passes the Luhn check keeps only its first 6
