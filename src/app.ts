@@ -5,6 +5,7 @@ import { sandboxAdapterRoutes } from './sandbox-adapter/routes.ts';
 import { testCardsRoute } from './sandbox-adapter/test-cards-route.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { shareRepeatedResponses } from './lib/openapi-shared-responses.ts';
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { gatewayAdminRoutes } from './admin-api/gateways/routes.ts';
 import { merchantAdminRoutes } from './admin-api/merchants/routes.ts';
@@ -13,6 +14,9 @@ import type { AppContext } from './app-context.ts';
 import { registerErrorHandling } from './lib/error-handler.ts';
 import { clientAddressBucket, merchantKeyBucket, rateLimitHook, registerRateLimiting } from './lib/rate-limits.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
+import { openApiDocument } from './lib/openapi-document.ts';
+import { answerFrameworkError } from './lib/framework-errors.ts';
+import { commonErrorsTransform } from './lib/openapi-common-errors.ts';
 import { serverTimeouts } from './lib/server-timeouts.ts';
 import { registerJsonBodyParser } from './lib/json-body-parser.ts';
 import { ApiError } from './lib/errors.ts';
@@ -71,6 +75,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     // default on a loaded machine; a start that is merely slow should not fail.
     pluginTimeout: 60_000,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    frameworkErrors: answerFrameworkError, // an undecodable URL answers in the error envelope too (documented 400)
   };
   const withTls: FastifyServerOptions = options.https
     ? ({ ...serverOptions, https: { ...options.https, ...timeouts.node } } as FastifyServerOptions)
@@ -175,29 +180,11 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
 }
 
 async function registerDocs(app: FastifyInstance): Promise<void> {
+  // Registered before the routes: @fastify/swagger collects each route as it is added.
   await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Payrail',
-        version: '0.1.0',
-        description:
-          "Merchant API (Authorization: Bearer <merchant key>), core banking API (header session-token for a signed-in person, header app-token for internal services) and operators' admin API (Bearer <admin key>).",
-      },
-      components: {
-        securitySchemes: {
-          merchantKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…: the key chooses the environment' },
-          adminKey: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_KEY or <data dir>/admin.key' },
-          sessionToken: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'session-token',
-            description: 'a core banking session (POST /api/v2/auth/login, then /api/v2/auth/login/confirm)',
-          },
-          appToken: { type: 'apiKey', in: 'header', name: 'app-token', description: 'an internal service token: payrail app-token create --name …' },
-        },
-      },
-    },
+    openapi: openApiDocument(app.payrail.config.publicUrl),
+    transform: commonErrorsTransform,
+    transformObject: (document) => ('openapiObject' in document ? shareRepeatedResponses(document.openapiObject) : document.swaggerObject),
   });
   // Swagger UI's own policy over the strict JSON one; React sets inline styles, it runs no inline script.
   const docsCsp =

@@ -1,11 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { createAppToken, listAllAppTokens, revokeAppTokenById, type AppTokenRecord } from '../../flows/app-tokens.ts';
-import { AppTokenEnvelope, AppTokenIdParams, AppTokenListEnvelope, CreateAppTokenBody, CreatedAppTokenEnvelope, ErrorEnvelope } from './schemas.ts';
+import {
+  AppTokenEnvelope,
+  AppTokenIdParams,
+  AppTokenListEnvelope,
+  AppTokenNotFound,
+  CreateAppTokenBody,
+  CreatedAppTokenEnvelope,
+  ErrorEnvelope,
+} from './schemas.ts';
 
 const security = [{ adminKey: [] }];
 const tags = ['admin: core banking app tokens'];
-const errors = { 401: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = { 401: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
 
 const present = (record: AppTokenRecord) => ({
   id: record.id,
@@ -25,7 +33,11 @@ export async function appTokenAdminRoutes(app: FastifyInstance): Promise<void> {
     '/app-tokens',
     {
       schema: {
+        operationId: 'adminCreateAppToken',
         summary: 'Create an app token; the token is shown this once',
+        description:
+          "Operators only (admin key). An internal service sends the token as header `app-token: <token>` to the core banking API's " +
+          'internal endpoints (bank cards, bank transfers). Only its digest is kept: a lost token is revoked and replaced.',
         tags,
         security,
         body: CreateAppTokenBody,
@@ -40,7 +52,16 @@ export async function appTokenAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/app-tokens',
-    { schema: { summary: 'List app tokens, newest first (prefixes only)', tags, security, response: { 200: AppTokenListEnvelope, ...errors } } },
+    {
+      schema: {
+        operationId: 'adminListAppTokens',
+        summary: 'List app tokens, newest first (prefixes only)',
+        description: 'Operators only (admin key). Revoked tokens are listed too, with revoked_at; the tokens themselves are never shown again.',
+        tags,
+        security,
+        response: { 200: AppTokenListEnvelope, 401: ErrorEnvelope, 429: ErrorEnvelope },
+      },
+    },
     async () => ({ success: true as const, app_tokens: (await listAllAppTokens(db)).map(present) }),
   );
 
@@ -48,12 +69,13 @@ export async function appTokenAdminRoutes(app: FastifyInstance): Promise<void> {
     '/app-tokens/:id/revoke',
     {
       schema: {
+        operationId: 'adminRevokeAppToken',
         summary: 'Revoke an app token: it stops working at once',
-        description: 'Revoking a revoked token changes nothing.',
+        description: 'Operators only (admin key). Requests with the token then answer 401 app_token_revoked. Revoking a revoked token changes nothing.',
         tags,
         security,
         params: AppTokenIdParams,
-        response: { 200: AppTokenEnvelope, ...errors },
+        response: { 200: AppTokenEnvelope, ...errors, 404: AppTokenNotFound },
       },
     },
     async (request) => ({ success: true as const, app_token: present(await revokeAppTokenById(db, request.params.id)) }),

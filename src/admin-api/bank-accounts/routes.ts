@@ -3,7 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { isApproved } from '../../domain/bank-account-status.ts';
 import { listBankAccountsForReview, reviewBankAccount } from '../../flows/bank-account-review.ts';
 import type { BankAccountRow } from '../../store/bank-accounts-repo.ts';
-import { ErrorEnvelope, ReviewActionBody, ReviewActionParams, ReviewEnvelope, ReviewListEnvelope, ReviewListQuery } from './schemas.ts';
+import {
+  ActionNotApplicable,
+  ActionRefused,
+  BankAccountNotFound,
+  ErrorEnvelope,
+  ReviewActionBody,
+  ReviewActionParams,
+  ReviewEnvelope,
+  ReviewListEnvelope,
+  ReviewListQuery,
+} from './schemas.ts';
 
 const security = [{ adminKey: [] }];
 const tags = ['admin: bank accounts'];
@@ -41,7 +51,9 @@ export async function bankAccountAdminRoutes(app: FastifyInstance): Promise<void
     '/bank-accounts',
     {
       schema: {
+        operationId: 'adminListBankAccounts',
         summary: "List clients' bank accounts, oldest first (status=pending: the review queue)",
+        description: 'Operators only (admin key). Every field of each record, closed ones included; status and profile_id narrow the list, 50 records a page.',
         tags,
         security,
         querystring: ReviewListQuery,
@@ -59,13 +71,17 @@ export async function bankAccountAdminRoutes(app: FastifyInstance): Promise<void
     '/bank-accounts/:id/:action',
     {
       schema: {
+        operationId: 'adminReviewBankAccount',
         summary: 'Approve, decline, close, verify a bank account, or mark it sent to its provider (request)',
-        description: 'An action that does not apply to the current status answers 409 invalid_state and changes nothing.',
+        description:
+          'Operators only (admin key). action is request, approve, decline, close or verify; the body is optional and only approve takes ' +
+          "outer_id (the record's id at an external provider). An action that does not apply to the current status answers 409 invalid_state " +
+          'and changes nothing.',
         tags,
         security,
         params: ReviewActionParams,
         body: ReviewActionBody,
-        response: { 200: ReviewEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope },
+        response: { 200: ReviewEnvelope, 401: ErrorEnvelope, 404: BankAccountNotFound, 409: ActionNotApplicable, 422: ActionRefused, 429: ErrorEnvelope },
       },
       preValidation: async (request) => {
         request.body ??= {}; // the body is optional: only approve takes a field

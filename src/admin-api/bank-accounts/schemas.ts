@@ -13,6 +13,17 @@ export const ErrorEnvelope = errorEnvelopeSchema({
   field: 'the offending field',
 });
 
+export const BankAccountNotFound = errorEnvelopeSchema({ meaning: 'no bank account has this id', codes: 'not_found' });
+export const ActionNotApplicable = errorEnvelopeSchema({
+  meaning: "the action does not apply to the record's status (or the status changed meanwhile): nothing was changed",
+  codes: 'invalid_state',
+});
+export const ActionRefused = errorEnvelopeSchema({
+  meaning: 'the request fails the schema (an unknown action, a bad outer_id), or outer_id was given to an action other than approve',
+  codes: 'invalid_field, unknown_field',
+  field: 'outer_id, action, id',
+});
+
 const StatusSchema = Type.Enum(BANK_ACCOUNT_STATUSES);
 
 export const ReviewListQuery = Type.Object(
@@ -43,7 +54,7 @@ export const ReviewActionBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: 'optional; an empty body is the same as {}' },
+  { additionalProperties: false, description: 'optional; an empty body is the same as {}', examples: [{ outer_id: 'sepa-7f3a91c2' }] },
 );
 
 const OperatorBankAccount = Type.Object({
@@ -68,5 +79,40 @@ const OperatorBankAccount = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const ReviewListEnvelope = Type.Object({ success: Type.Literal(true), page: Type.Integer(), bank_accounts: Type.Array(OperatorBankAccount) });
-export const ReviewEnvelope = Type.Object({ success: Type.Literal(true), bank_account: OperatorBankAccount });
+const BANK_ACCOUNT_EXAMPLE = {
+  id: 12,
+  profile_id: 42,
+  token: '3f9c2e71d4a84b0c9e5a1f7b2c6d8e04',
+  value: 'GB33BUKB20201555555555',
+  currency: 'GBP',
+  provider: 'iban',
+  status: 'pending',
+  approved: false,
+  verified: false,
+  swift_code: 'BUKBGB22',
+  uk_sort_code: null,
+  uk_account_number: null,
+  account_number: null,
+  account_holder: 'Ada Lovelace',
+  bank_name: 'Barclays',
+  outer_id: null,
+  details: {},
+  created_at: '2025-01-15T09:30:00.000Z',
+  updated_at: '2025-01-15T09:30:00.000Z',
+};
+
+export const ReviewListEnvelope = Type.Object(
+  { success: Type.Literal(true), page: Type.Integer(), bank_accounts: Type.Array(OperatorBankAccount) },
+  { examples: [{ success: true, page: 1, bank_accounts: [BANK_ACCOUNT_EXAMPLE] }] },
+);
+export const ReviewEnvelope = Type.Object(
+  { success: Type.Literal(true), bank_account: OperatorBankAccount },
+  {
+    examples: [
+      {
+        success: true,
+        bank_account: { ...BANK_ACCOUNT_EXAMPLE, status: 'approved', approved: true, outer_id: 'sepa-7f3a91c2', updated_at: '2025-01-16T10:00:00.000Z' },
+      },
+    ],
+  },
+);

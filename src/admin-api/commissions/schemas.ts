@@ -9,6 +9,13 @@ export const ErrorEnvelope = errorEnvelopeSchema({
   field: 'the offending field, dotted (pay.percent)',
 });
 
+export const MerchantNotFound = errorEnvelopeSchema({ meaning: 'no merchant has this id', codes: 'not_found' });
+export const TermsRefused = errorEnvelopeSchema({
+  meaning: 'the terms fail the schema or break the rules (a percent with more than two decimals, …): nothing was changed',
+  codes: 'invalid_field, unknown_field',
+  field: 'the offending field, dotted (pay.percent)',
+});
+
 export const MerchantCommissionParams = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the merchant id' }),
 });
@@ -30,13 +37,16 @@ const TermsChange = (operation: string) =>
 
 export const SetCommissionsBody = Type.Object(
   { pay: TermsChange('payments'), payout: TermsChange('payouts'), refund: TermsChange('refunds') },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ pay: { percent: 2.5, fixed: 30 }, payout: { percent: 1, fixed: 0 }, refund: null }] },
 );
 
 const ShownTerms = (operation: string) => Type.Union([Terms, Type.Null()], { description: `the terms of ${operation}; null: none (no commission)` });
 
-export const CommissionsEnvelope = Type.Object({
-  success: Type.Literal(true),
-  merchantId: Type.Integer(),
-  commissions: Type.Object({ pay: ShownTerms('payments'), payout: ShownTerms('payouts'), refund: ShownTerms('refunds') }),
-});
+export const CommissionsEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    merchantId: Type.Integer(),
+    commissions: Type.Object({ pay: ShownTerms('payments'), payout: ShownTerms('payouts'), refund: ShownTerms('refunds') }),
+  },
+  { examples: [{ success: true, merchantId: 7, commissions: { pay: { percent: 2.5, fixed: 30 }, payout: { percent: 1, fixed: 0 }, refund: null } }] },
+);

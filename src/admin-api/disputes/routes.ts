@@ -7,9 +7,13 @@ import { attachmentDisposition, DocumentStore } from '../../lib/document-store.t
 import type { DisputeRecord } from '../../store/disputes-repo.ts';
 import {
   DisputeDocumentParams,
+  DisputeMoveRefused,
+  DisputeNotFound,
   DisputeTokenParams,
   DocumentBytes,
+  DocumentNotFound,
   ErrorEnvelope,
+  ListFiltersRefused,
   OperatorDisputeEnvelope,
   OperatorDisputeListEnvelope,
   OperatorDisputeListQuery,
@@ -53,11 +57,15 @@ export async function disputeAdminRoutes(app: FastifyInstance): Promise<void> {
     '/disputes',
     {
       schema: {
+        operationId: 'adminListDisputes',
         summary: 'List disputes of every merchant, newest first',
+        description:
+          'Operators only (admin key). Filters by merchant, environment and status; perPage a page, and nextCursor, sent back as cursor ' +
+          'with the same filters, gives the next one.',
         tags,
         security,
         querystring: OperatorDisputeListQuery,
-        response: { 200: OperatorDisputeListEnvelope, 401: ErrorEnvelope, 422: ErrorEnvelope },
+        response: { 200: OperatorDisputeListEnvelope, 401: ErrorEnvelope, 422: ListFiltersRefused },
       },
     },
     async (request) => {
@@ -77,11 +85,13 @@ export async function disputeAdminRoutes(app: FastifyInstance): Promise<void> {
     '/disputes/:token',
     {
       schema: {
+        operationId: 'adminGetDispute',
         summary: 'Get one dispute',
+        description: "Operators only (admin key). Any merchant's dispute, with the list of its documents.",
         tags,
         security,
         params: DisputeTokenParams,
-        response: { 200: OperatorDisputeEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope },
+        response: { 200: OperatorDisputeEnvelope, 401: ErrorEnvelope, 404: DisputeNotFound },
       },
     },
     async (request) => ({ success: true as const, dispute: presentDispute(await getDispute(deps.db, { operator: true }, request.params.token)) }),
@@ -91,11 +101,13 @@ export async function disputeAdminRoutes(app: FastifyInstance): Promise<void> {
     '/disputes/:token/review',
     {
       schema: {
+        operationId: 'adminReviewDispute',
         summary: 'Put an open dispute under review',
+        description: 'Operators only (admin key). open → under_review; the merchant is notified. Any other status answers 409 invalid_state.',
         tags,
         security,
         params: DisputeTokenParams,
-        response: { 200: OperatorDisputeEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope },
+        response: { 200: OperatorDisputeEnvelope, 401: ErrorEnvelope, 404: DisputeNotFound, 409: DisputeMoveRefused },
       },
     },
     async (request) => ({ success: true as const, dispute: presentDispute(await actOnDispute(deps.db, request.params.token, { kind: 'review' }, null)) }),
@@ -105,12 +117,16 @@ export async function disputeAdminRoutes(app: FastifyInstance): Promise<void> {
     '/disputes/:token/resolve',
     {
       schema: {
+        operationId: 'adminResolveDispute',
         summary: 'Resolve an open or reviewed dispute: won (hold back to available) or lost (hold to the customer)',
+        description:
+          "Operators only (admin key). won returns the held amount to the merchant's available balance; lost pays it to the customer. " +
+          'The optional note is shown to the merchant, who is notified. A dispute already won or lost answers 409 invalid_state.',
         tags,
         security,
         params: DisputeTokenParams,
         body: ResolveDisputeBody,
-        response: { 200: OperatorDisputeEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
+        response: { 200: OperatorDisputeEnvelope, 401: ErrorEnvelope, 404: DisputeNotFound, 409: DisputeMoveRefused, 422: ErrorEnvelope },
       },
     },
     async (request) => {
@@ -124,12 +140,22 @@ export async function disputeAdminRoutes(app: FastifyInstance): Promise<void> {
     '/disputes/:token/documents/:id',
     {
       schema: {
+        operationId: 'adminDownloadDisputeDocument',
         summary: "Download one of a dispute's documents",
+        description:
+          'Operators only (admin key). The file as the merchant uploaded it (PDF, PNG or JPEG), as an attachment under a sandboxing ' +
+          "Content-Security-Policy; id is from the dispute's documents list. Failures answer in JSON.",
         tags,
         security,
         params: DisputeDocumentParams,
-        produces: ['application/pdf', 'image/png', 'image/jpeg'],
-        response: { 200: DocumentBytes, 401: ErrorEnvelope, 404: ErrorEnvelope },
+        response: {
+          200: {
+            description: 'the file as uploaded; `Content-Type` is its recognised media type, `Content-Disposition` attachment',
+            content: { 'application/pdf': { schema: DocumentBytes }, 'image/png': { schema: DocumentBytes }, 'image/jpeg': { schema: DocumentBytes } },
+          },
+          401: ErrorEnvelope,
+          404: DocumentNotFound,
+        },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { maskedSettings } from '../../contract/gateway-settings.ts';
 import { addGateway, changeGateway, listMerchantGateways, setGatewayStatus, type GatewayRow } from '../../flows/gateway-admin.ts';
 import { unsealSettings } from '../../flows/gateways.ts';
-import { CreateGatewayBody, GatewayEnvelope, GatewayListEnvelope, GatewayParams, MerchantParams, UpdateGatewayBody } from './schemas.ts';
+import {
+  AliasTaken,
+  CreateGatewayBody,
+  GatewayEnvelope,
+  GatewayListEnvelope,
+  GatewayNotFound,
+  GatewayParams,
+  MerchantNotFound,
+  MerchantParams,
+  SettingsRefused,
+  UpdateGatewayBody,
+} from './schemas.ts';
 
 const security = [{ adminKey: [] }];
 const tags = ['admin: gateways'];
@@ -27,12 +38,17 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     '/merchants/:id/gateways',
     {
       schema: {
+        operationId: 'adminCreateGateway',
         summary: 'Add a gateway (spec 2.10 settings) to a merchant',
+        description:
+          'Operators only (admin key). The gateway connects the merchant to a provider adapter in one environment; its alias is unique per ' +
+          'merchant and environment (409 alias_taken). Settings are stored encrypted and answered with secrets masked; routing applies ' +
+          'when settings.enable_routing is true. A new gateway is active.',
         tags,
         security,
         params: MerchantParams,
         body: CreateGatewayBody,
-        response: { 200: GatewayEnvelope },
+        response: { 200: GatewayEnvelope, 404: MerchantNotFound, 409: AliasTaken, 422: SettingsRefused },
       },
     },
     async (request) => {
@@ -44,7 +60,17 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/merchants/:id/gateways',
-    { schema: { summary: "List a merchant's gateways", tags, security, params: MerchantParams, response: { 200: GatewayListEnvelope } } },
+    {
+      schema: {
+        operationId: 'adminListGateways',
+        summary: "List a merchant's gateways",
+        description: 'Operators only (admin key). Every gateway of both environments, active or disabled, with secrets in the settings masked.',
+        tags,
+        security,
+        params: MerchantParams,
+        response: { 200: GatewayListEnvelope, 404: MerchantNotFound },
+      },
+    },
     async (request) => {
       return { success: true as const, gateways: (await listMerchantGateways(app.payrail, request.params.id)).map(present) };
     },
@@ -54,12 +80,16 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
     '/merchants/:id/gateways/:gatewayId',
     {
       schema: {
-        summary: "Replace a gateway's settings or alias",
+        operationId: 'adminUpdateGateway',
+        summary: "Replace a gateway's settings, alias or routing rules",
+        description:
+          'Operators only (admin key). Give at least one of alias, settings, routing; settings are replaced whole (send every key, the ' +
+          'secrets too), routing null removes every rule, and a field left out keeps its value. The environment never changes.',
         tags,
         security,
         params: GatewayParams,
         body: UpdateGatewayBody,
-        response: { 200: GatewayEnvelope },
+        response: { 200: GatewayEnvelope, 404: GatewayNotFound, 409: AliasTaken, 422: SettingsRefused },
       },
     },
     async (request) => {
@@ -78,11 +108,16 @@ export async function gatewayAdminRoutes(app: FastifyInstance): Promise<void> {
       `/merchants/:id/gateways/:gatewayId/${action}`,
       {
         schema: {
+          operationId: action === 'disable' ? 'adminDisableGateway' : 'adminEnableGateway',
           summary: `${action === 'disable' ? 'Disable' : 'Enable'} a gateway`,
+          description:
+            action === 'disable'
+              ? 'Operators only (admin key). New payments no longer go through the gateway; payments already made through it go on. Disabling a disabled gateway changes nothing.'
+              : 'Operators only (admin key). New payments may go through the gateway again. Enabling an active gateway changes nothing.',
           tags,
           security,
           params: GatewayParams,
-          response: { 200: GatewayEnvelope },
+          response: { 200: GatewayEnvelope, 404: GatewayNotFound },
         },
       },
       async (request) => {

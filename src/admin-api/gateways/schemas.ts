@@ -13,6 +13,7 @@ import {
   type GatewayRoutingRules,
 } from '../../domain/gateway-routing.ts';
 import { CHECKOUT_RESERVED_SEGMENTS } from '../../domain/selector-urls.ts';
+import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 
 const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('production')]);
 // A checkout page's own segment (/checkout/<token>/select, …) is no alias: /checkout/<token>/<alias> opens the gateway.
@@ -53,9 +54,39 @@ const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 export const GatewayParams = Type.Object({ id: Id, gatewayId: Id });
 export const MerchantParams = Type.Object({ id: Id });
 
+export const MerchantNotFound = errorEnvelopeSchema({ meaning: 'no merchant has this id', codes: 'not_found' });
+export const GatewayNotFound = errorEnvelopeSchema({ meaning: 'this merchant has no gateway with this id', codes: 'not_found' });
+export const AliasTaken = errorEnvelopeSchema({
+  meaning: 'the merchant already has a gateway of this environment with this alias: nothing was changed',
+  codes: 'alias_taken',
+});
+export const SettingsRefused = errorEnvelopeSchema({
+  meaning:
+    'the body fails the schema, or the settings cannot run (full_link missing for http_requests, a bad rabbit_url, a bad status_checker_time_rates schedule, provider keys beyond their bounds) or a routing rule is invalid',
+  codes: 'invalid_field, unknown_field',
+  field: 'the offending field, dotted (settings.gateway_settings.full_link, routing.currencies, …)',
+});
+
+const SETTINGS_EXAMPLE = {
+  api_key: 'acq_live_api_key_4f8a2c91',
+  sign_key: 'f3b9c1d7e5a24b6c8d0e2f4a6b8c0d2e',
+  sandbox: false,
+  host2host: true,
+  validate_signature: true,
+  enable_routing: true,
+  gateway_settings: {
+    processing_method: 'http_requests',
+    full_link: 'https://adapter.example.com/payrail',
+    methods: { pay: { response_timeout: 15, final_waiting_seconds: 30 } },
+    status_checker_time_rates: { '1-3': 30, '4-': 60 },
+    brand_id: 'brand-1042',
+  },
+};
+const ROUTING_EXAMPLE = { currencies: ['EUR', 'GBP'], amount_max: 500000, weight: 100, priority: 1 };
+
 export const CreateGatewayBody = Type.Object(
   { alias: Alias, environment: Environment, settings: GatewaySettingsSchema, routing: Type.Optional(GatewayRoutingSchema) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ alias: 'acquirer-eu', environment: 'production', settings: SETTINGS_EXAMPLE, routing: ROUTING_EXAMPLE }] },
 );
 
 export const UpdateGatewayBody = Type.Object(
@@ -64,7 +95,7 @@ export const UpdateGatewayBody = Type.Object(
     settings: Type.Optional(GatewaySettingsSchema),
     routing: Type.Optional(Type.Union([GatewayRoutingSchema, Type.Null()], { description: 'null removes every rule' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ alias: 'acquirer-eu-2', routing: { ...ROUTING_EXAMPLE, weight: 300 } }] },
 );
 
 const GatewayView = Type.Object({
@@ -83,5 +114,20 @@ const GatewayView = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const GatewayEnvelope = Type.Object({ success: Type.Literal(true), gateway: GatewayView });
-export const GatewayListEnvelope = Type.Object({ success: Type.Literal(true), gateways: Type.Array(GatewayView) });
+const GATEWAY_EXAMPLE = {
+  id: 5,
+  merchant_id: 7,
+  alias: 'acquirer-eu',
+  environment: 'production',
+  status: 'active',
+  settings: { ...SETTINGS_EXAMPLE, api_key: '****2c91', sign_key: '****0d2e' },
+  routing: ROUTING_EXAMPLE,
+  created_at: '2025-01-15T09:30:00.000Z',
+  updated_at: '2025-01-15T09:30:00.000Z',
+};
+
+export const GatewayEnvelope = Type.Object({ success: Type.Literal(true), gateway: GatewayView }, { examples: [{ success: true, gateway: GATEWAY_EXAMPLE }] });
+export const GatewayListEnvelope = Type.Object(
+  { success: Type.Literal(true), gateways: Type.Array(GatewayView) },
+  { examples: [{ success: true, gateways: [GATEWAY_EXAMPLE] }] },
+);

@@ -12,8 +12,11 @@ export async function ledgerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/ledger/check',
     {
       schema: {
+        operationId: 'adminCheckLedger',
         summary: "Verify the ledger's invariants over every transaction, balance, payment, refund and dispute",
-        description: 'Answers 200 whether or not it finds violations; success says which. It reads the whole ledger: an operator check, not a hot path.',
+        description:
+          'Operators only (admin key). Answers 200 whether or not it finds violations; success says which. It reads the whole ledger: an ' +
+          'operator check, not a hot path.',
         tags: ['admin: ledger'],
         security: [{ adminKey: [] }],
         response: { 200: LedgerCheckEnvelope, 401: ErrorEnvelope, 429: ErrorEnvelope },

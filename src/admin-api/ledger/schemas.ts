@@ -32,10 +32,22 @@ const OverdrawnWallet = Type.Object({
   available: Type.Integer({ description: 'below zero, in minor units' }),
 });
 
-export const LedgerCheckEnvelope = Type.Object({
-  success: Type.Boolean({ description: 'true when no invariant is violated' }),
-  violations: Type.Array(Violation, { description: 'at most 100 per query' }),
-  overdrawn: Type.Array(OverdrawnWallet, {
-    description: 'wallets whose available balance is below zero (a provider took back an approved payment): not a violation, shown for follow-up',
-  }),
-});
+export const LedgerCheckEnvelope = Type.Object(
+  {
+    success: Type.Boolean({ description: 'true when no invariant is violated' }),
+    violations: Type.Array(Violation, { description: 'at most 100 per query' }),
+    overdrawn: Type.Array(OverdrawnWallet, {
+      description: 'wallets whose available balance is below zero (a provider took back an approved payment): not a violation, shown for follow-up',
+    }),
+  },
+  {
+    examples: [
+      { success: true, violations: [], overdrawn: [] },
+      {
+        success: false,
+        violations: [{ rule: 'unbalanced_transaction', message: 'ledger transaction 981 sums to 150', ref: { transactionId: 981 } }],
+        overdrawn: [{ merchantId: 7, environment: 'production', currency: 'EUR', available: -2500 }],
+      },
+    ],
+  },
+);

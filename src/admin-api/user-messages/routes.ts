@@ -12,10 +12,11 @@ export async function userMessageAdminRoutes(app: FastifyInstance): Promise<void
     '/user-messages',
     {
       schema: {
+        operationId: 'adminListUserMessages',
         summary: 'List messages to people (sign-in codes), newest first',
         description:
-          'Without SMTP (PAYRAIL_SMTP_URL) codes go to the log channel, the development delivery: such a message shows its ' +
-          'body until it expires. E-mails never show their body, and their recipients are masked.',
+          'Operators only (admin key). Without SMTP (PAYRAIL_SMTP_URL) codes go to the log channel, the development delivery: such a message shows its ' +
+          "body until it expires. E-mails never show their body, and their recipients are masked. user_id keeps one profile's messages.",
         tags: ['admin: core banking profiles'],
         security: [{ adminKey: [] }],
         querystring: UserMessageQuery,

@@ -2,11 +2,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { changeUser, createPerson, getUser, listUsersPage } from '../../flows/core-users.ts';
 import { presentProfile } from './present.ts';
-import { ChangeUserBody, CreateUserBody, ErrorEnvelope, ProfileEnvelope, ProfileListEnvelope, UserIdParams, UserListQuery } from './schemas.ts';
+import {
+  ChangeUserBody,
+  ContactTaken,
+  CreateUserBody,
+  ErrorEnvelope,
+  PersonRefused,
+  ProfileEnvelope,
+  ProfileListEnvelope,
+  ProfileNotFound,
+  UserIdParams,
+  UserListQuery,
+} from './schemas.ts';
 
 const security = [{ adminKey: [] }];
 const tags = ['admin: core banking profiles'];
-const errors = { 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = { 401: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
 
 // Profiles of the core banking API (issue 9): operators create people, who then sign in with e-mail or phone.
 export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -17,12 +28,15 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     '/users',
     {
       schema: {
+        operationId: 'adminCreateUser',
         summary: 'Create a person who can sign in to the core banking API',
-        description: 'E-mail (lower-cased) and phone (+ and digits) must be unique: 409 otherwise. The password is kept only as a scrypt hash.',
+        description:
+          'Operators only (admin key). E-mail (lower-cased) and phone (+ and digits) must be unique: 409 otherwise. The person signs in with ' +
+          'either and the password, which is kept only as a scrypt hash. current_currency must be a known currency, country ISO 3166-1 alpha-2.',
         tags,
         security,
         body: CreateUserBody,
-        response: { 200: ProfileEnvelope, ...errors },
+        response: { 200: ProfileEnvelope, ...errors, 409: ContactTaken, 422: PersonRefused },
       },
     },
     async (request) => {
@@ -49,7 +63,17 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/users',
-    { schema: { summary: 'List profiles, newest first', tags, security, querystring: UserListQuery, response: { 200: ProfileListEnvelope, ...errors } } },
+    {
+      schema: {
+        operationId: 'adminListUsers',
+        summary: 'List profiles, newest first',
+        description: 'Operators only (admin key). People and business accounts, perPage (at most 500) a page; kind keeps one of the two.',
+        tags,
+        security,
+        querystring: UserListQuery,
+        response: { 200: ProfileListEnvelope, ...errors },
+      },
+    },
     async (request) => {
       const { page, perPage, kind } = request.query;
       const { rows, total } = await listUsersPage(database.db, page, perPage, kind ?? null);
@@ -59,7 +83,17 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/users/:id',
-    { schema: { summary: 'Get a profile', tags, security, params: UserIdParams, response: { 200: ProfileEnvelope, ...errors } } },
+    {
+      schema: {
+        operationId: 'adminGetUser',
+        summary: 'Get a profile',
+        description: 'Operators only (admin key). A person or a business account, without its password hash.',
+        tags,
+        security,
+        params: UserIdParams,
+        response: { 200: ProfileEnvelope, ...errors, 404: ProfileNotFound },
+      },
+    },
     async (request) => ({ success: true as const, profile: presentProfile(await getUser(database.db, request.params.id)) }),
   );
 
@@ -67,13 +101,16 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     '/users/:id',
     {
       schema: {
+        operationId: 'adminUpdateUser',
         summary: "Change a profile's status, KYC status or wallet PIN setting",
-        description: 'status disabled stops sign-in and every session of the profile at once.',
+        description:
+          'Operators only (admin key). Give at least one field; a field left out keeps its value. status disabled stops sign-in and every ' +
+          'session of the profile at once; active lets the person sign in again.',
         tags,
         security,
         params: UserIdParams,
         body: ChangeUserBody,
-        response: { 200: ProfileEnvelope, ...errors },
+        response: { 200: ProfileEnvelope, ...errors, 404: ProfileNotFound },
       },
     },
     async (request) => {

@@ -10,6 +10,18 @@ export const ErrorEnvelope = errorEnvelopeSchema({
   field: 'the offending field (email, phone, members.0.user_id, …)',
 });
 
+export const ProfileNotFound = errorEnvelopeSchema({ meaning: 'no profile has this id', codes: 'not_found' });
+export const ContactTaken = errorEnvelopeSchema({
+  meaning: 'another profile has this e-mail address or phone number: nothing was created',
+  codes: 'already_exists',
+  field: 'email or phone: the contact that is taken',
+});
+export const PersonRefused = errorEnvelopeSchema({
+  meaning: 'the request fails the schema, or the e-mail, phone, currency or country is not valid: nothing was created',
+  codes: 'invalid_field, unknown_field',
+  field: 'email, phone, current_currency, country, …',
+});
+
 export const oneOf = <T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
   Type.Union(
     values.map((value) => Type.Literal(value)),
@@ -39,7 +51,22 @@ export const CreateUserBody = Type.Object(
     current_currency: Currency,
     country: Country,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        email: 'ada@example.com',
+        phone: '+447700900123',
+        password: 'correct horse battery staple',
+        name: 'Ada',
+        surname: 'Lovelace',
+        company_name: null,
+        wallet_type: 'personal',
+        current_currency: 'EUR',
+        country: 'GB',
+      },
+    ],
+  },
 );
 
 export const ChangeUserBody = Type.Object(
@@ -48,7 +75,7 @@ export const ChangeUserBody = Type.Object(
     kyc_status: Type.Optional(oneOf(KYC_STATUSES)),
     wallet_pin_enabled: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ kyc_status: 'approved', wallet_pin_enabled: true }] },
 );
 
 export const UserListQuery = Type.Object(
@@ -79,12 +106,34 @@ export const Profile = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const ProfileEnvelope = Type.Object({ success: Type.Literal(true), profile: Profile });
+export const PROFILE_EXAMPLE = {
+  id: 42,
+  kind: 'person',
+  email: 'ada@example.com',
+  phone: '+447700900123',
+  name: 'Ada',
+  surname: 'Lovelace',
+  fullname: 'Ada Lovelace',
+  company_name: null,
+  wallet_type: 'personal',
+  current_currency: 'EUR',
+  country: 'GB',
+  kyc_status: 'not_started',
+  wallet_pin_enabled: false,
+  status: 'active',
+  created_at: '2025-01-15T09:30:00.000Z',
+  updated_at: '2025-01-15T09:30:00.000Z',
+};
 
-export const ProfileListEnvelope = Type.Object({
-  success: Type.Literal(true),
-  totalCount: Type.Integer(),
-  page: Type.Integer(),
-  perPage: Type.Integer(),
-  profiles: Type.Array(Profile),
-});
+export const ProfileEnvelope = Type.Object({ success: Type.Literal(true), profile: Profile }, { examples: [{ success: true, profile: PROFILE_EXAMPLE }] });
+
+export const ProfileListEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    totalCount: Type.Integer(),
+    page: Type.Integer(),
+    perPage: Type.Integer(),
+    profiles: Type.Array(Profile),
+  },
+  { examples: [{ success: true, totalCount: 1, page: 1, perPage: 50, profiles: [PROFILE_EXAMPLE] }] },
+);

@@ -7,8 +7,12 @@ import { createBankAccount, deleteBankAccount, type NewBankAccountRequest } from
 import { CoreApiError } from '../../lib/core-errors.ts';
 import { presentBankAccount } from './present.ts';
 import {
+  ActingForbidden,
+  BankAccountNotFound,
+  BankAccountRefused,
   CoreErrorEnvelope,
   DeleteBankAccountBody,
+  ListForbidden,
   ListQuery,
   ListResponse,
   NewBankAccountBody,
@@ -19,7 +23,7 @@ import {
 
 const security = [{ sessionToken: [] }];
 const tags = ['core banking: bank accounts'];
-const errors = { 401: CoreErrorEnvelope, 403: CoreErrorEnvelope, 404: CoreErrorEnvelope, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope };
+const errors = { 401: CoreErrorEnvelope, 403: ActingForbidden, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope };
 const FILTER_KEY = /^filters\[([a-z_]{1,32})\]$/;
 
 // Bank accounts and beneficiaries of the signed-in person, or of a business account they act on (spec 4:
@@ -34,14 +38,15 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/bank_accounts/new',
     {
       schema: {
+        operationId: 'coreCreateBankAccount',
         summary: 'Add a bank account or beneficiary (spec 2.6); it is pending until an operator approves it',
         description:
-          'Checks an IBAN (checksum and country format) when provider is iban or when value, account_number or details.corresponding_iban is one; SWIFT/BIC codes; a UK sort code (6 digits) with a UK account number (8 digits); details.beneficiary_email; the currency. A card account takes a mask, never a full card number. Errors: 401 session, 403 segregated_account_id not yours, 422 a field (field names it) or too_many_bank_accounts.',
+          'Needs a live session (header session-token); segregated_account_id adds it to a business account you are a member of. Checks an IBAN (checksum and country format) when provider is iban or when value, account_number or details.corresponding_iban is one; SWIFT/BIC codes; a UK sort code (6 digits) with a UK account number (8 digits); details.beneficiary_email; the currency. A card account takes a mask, never a full card number. Errors: 401 session, 403 segregated_account_id not yours, 422 a field (field names it) or too_many_bank_accounts.',
         tags,
         security,
         querystring: SegregatedQuery,
         body: NewBankAccountBody,
-        response: { 200: NewBankAccountResponse, ...errors },
+        response: { 200: NewBankAccountResponse, ...errors, 422: BankAccountRefused },
       },
     },
     async (request) => {
@@ -55,14 +60,15 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/bank_accounts/delete',
     {
       schema: {
+        operationId: 'coreDeleteBankAccount',
         summary: 'Delete (close) a bank account',
         description:
-          'The record becomes closed: hidden from the list (unless status=closed is asked for) and kept for the transfers that name it. account_number and provider, when given, must match the record. Deleting a closed record again succeeds. Errors: 401, 403 segregated_account_id, 404 no such record of this profile.',
+          'Needs a live session (header session-token). The record becomes closed: hidden from the list (unless status=closed is asked for) and kept for the transfers that name it. account_number and provider, when given, must match the record. Deleting a closed record again succeeds. Errors: 401, 403 segregated_account_id, 404 no such record of this profile.',
         tags,
         security,
         querystring: SegregatedQuery,
         body: DeleteBankAccountBody,
-        response: { 200: SuccessResponse, ...errors },
+        response: { 200: SuccessResponse, ...errors, 404: BankAccountNotFound },
       },
     },
     async (request) => {
@@ -77,13 +83,14 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/bank_accounts/list',
     {
       schema: {
+        operationId: 'coreListBankAccounts',
         summary: "List the profile's bank accounts under spec 4's filters, 20 a page",
         description:
-          'Filters are query parameters, also accepted as filters[name]=value. Closed records are left out unless status=closed. Boolean flags take true or false. Errors: 401, 403 segregated_account_id or profile_id not yours, 422 an invalid filter or page beyond 1000.',
+          'Needs a live session (header session-token). Filters are query parameters, also accepted as filters[name]=value. Closed records are left out unless status=closed. Boolean flags take true or false. Errors: 401, 403 segregated_account_id or profile_id not yours, 422 an invalid filter or page beyond 1000.',
         tags,
         security,
         querystring: ListQuery,
-        response: { 200: ListResponse, ...errors },
+        response: { 200: ListResponse, ...errors, 403: ListForbidden },
       },
       preValidation: async (request) => hoistFilters(request.query as Record<string, unknown>),
     },

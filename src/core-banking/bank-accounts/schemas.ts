@@ -100,16 +100,35 @@ export const NewBankAccountBody = Type.Object(
   },
   {
     additionalProperties: true,
+    examples: [
+      {
+        value: 'GB33BUKB20201555555555',
+        currency: 'GBP',
+        provider: 'iban',
+        swift_code: 'BUKBGB22',
+        account_holder: 'Ada Lovelace',
+        bank_name: 'Barclays',
+        details: {
+          beneficiary_type: 'individual_stakeholder',
+          beneficiary_name: 'Ada Lovelace',
+          beneficiary_country: 'GB',
+          beneficiary_email: 'ada@example.com',
+        },
+      },
+    ],
     description: `spec 2.6's record. id, token, status, approved and verified are accepted and ignored; other extra properties are accepted and not kept (put them in details). At most ${BANK_ACCOUNTS_PER_PROFILE_MAX} records per profile (closed ones do not count).`,
   },
 );
 
-export const NewBankAccountResponse = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  message: Type.String(),
-  id: Type.Integer({ description: "the new record's id; it is pending until an operator approves it" }),
-});
+export const NewBankAccountResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    message: Type.String(),
+    id: Type.Integer({ description: "the new record's id; it is pending until an operator approves it" }),
+  },
+  { examples: [{ success: true, status: 200, message: 'the bank account was added and awaits approval', id: 12 }] },
+);
 
 export const DeleteBankAccountBody = Type.Object(
   {
@@ -119,10 +138,10 @@ export const DeleteBankAccountBody = Type.Object(
     ),
     provider: Type.Optional(Type.Enum(BANK_ACCOUNT_PROVIDERS, { description: "must be the record's provider when given" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ id: 12, account_number: 'GB33BUKB20201555555555', provider: 'iban' }] },
 );
 
-export const SuccessResponse = Type.Object({ success: Type.Literal(true), status: Type.Literal(200) });
+export const SuccessResponse = Type.Object({ success: Type.Literal(true), status: Type.Literal(200) }, { examples: [{ success: true, status: 200 }] });
 
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description: `${description}; false or left out: no effect` }));
 
@@ -193,10 +212,63 @@ export const BankAccountRecord = Type.Object({
   ),
 });
 
-export const ListResponse = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  object: Type.Union([Type.Array(BankAccountRecord), Type.Boolean({ description: 'only_check: whether any record matches' })]),
+export const BANK_ACCOUNT_RECORD_EXAMPLE = {
+  id: 12,
+  value: 'GB33BUKB20201555555555',
+  currency: 'GBP',
+  token: '3f9c2e71d4a84b0c9e5a1f7b2c6d8e04',
+  status: 'approved',
+  provider: 'iban',
+  swift_code: 'BUKBGB22',
+  uk_sort_code: null,
+  uk_account_number: null,
+  approved: true,
+  verified: false,
+  details: { beneficiary_type: 'individual_stakeholder', beneficiary_name: 'Ada Lovelace', beneficiary_country: 'GB', beneficiary_email: 'ada@example.com' },
+  paymentSystem: null,
+  bank_address: null,
+  bank_name: 'Barclays',
+  recipient_address: null,
+  recipient_name: null,
+  ref_code: null,
+  account_holder: 'Ada Lovelace',
+  account_number: null,
+  outer_id: null,
+};
+
+export const ListResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    object: Type.Union([Type.Array(BankAccountRecord), Type.Boolean({ description: 'only_check: whether any record matches' })]),
+  },
+  {
+    examples: [
+      { success: true, status: 200, object: [{ ...BANK_ACCOUNT_RECORD_EXAMPLE, wallet: { available: 125.5 } }] },
+      { success: true, status: 200, object: true },
+    ],
+  },
+);
+
+export const ActingForbidden = coreErrorEnvelopeSchema({
+  meaning: "the session's profile is disabled, or segregated_account_id is not a business account you are a member of",
+  codes: 'profile_disabled, forbidden (kind segregated_account)',
+});
+
+export const ListForbidden = coreErrorEnvelopeSchema({
+  meaning: "the session's profile is disabled, or segregated_account_id or profile_id is not yours nor a business account you are a member of",
+  codes: 'profile_disabled, forbidden (kind segregated_account or profile)',
+});
+
+export const BankAccountNotFound = coreErrorEnvelopeSchema({
+  meaning: 'the profile has no bank account with this id (and account_number and provider, when given): nothing was changed',
+  codes: 'not_found',
+});
+
+export const BankAccountRefused = coreErrorEnvelopeSchema({
+  meaning: 'a field is not valid (field names it), or the profile holds the most bank accounts it may: nothing was added',
+  codes:
+    'invalid_field, missing_field, invalid_iban, invalid_bic, invalid_sort_code, invalid_account_number, unknown_currency, card_number_not_accepted, details_too_large, too_many_bank_accounts',
 });
 
 export const CoreErrorEnvelope = coreErrorEnvelopeSchema({

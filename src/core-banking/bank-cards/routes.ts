@@ -3,11 +3,24 @@ import type { FastifyInstance } from 'fastify';
 import { issueBankCard } from '../../flows/bank-cards.ts';
 import { createCardPageLink } from '../../flows/card-page-links.ts';
 import type { CardPagePurpose } from '../../lib/card-page-token.ts';
-import { BankCardCreateBody, BankCardCreateResponse, CardLinkQuery, CardLinkResponse, CardPathParams, CoreErrorEnvelope } from './schemas.ts';
+import {
+  BankCardCreateBody,
+  BankCardCreateResponse,
+  CardIssueRefused,
+  CardLinkQuery,
+  CardLinkResponse,
+  CardNotActive,
+  CardNotFound,
+  CardPathParams,
+  CoreErrorEnvelope,
+  IssuerUnreachable,
+  MerchantDisabled,
+  MerchantKeyRefused,
+} from './schemas.ts';
 
 const tags = ['core banking: bank cards'];
 const security = [{ appToken: [] }];
-const errors = { 401: CoreErrorEnvelope, 403: CoreErrorEnvelope, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope };
+const errors = { 401: MerchantKeyRefused, 403: MerchantDisabled, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope };
 
 // Internal card operations (spec 4, app-token scope): issue a card through the key's card issuer; hand out links to
 // the hosted pages that show a card's data or set its PIN.
@@ -19,13 +32,14 @@ export async function bankCardRoutes(app: FastifyInstance): Promise<void> {
     '/api/internal/v1/bank_cards',
     {
       schema: {
+        operationId: 'coreIssueBankCard',
         summary: 'Issue a bank card on an approved bank account',
         description:
-          'The card issuer of the key\'s environment issues the card (success true) or rejects the application (HTTP 200, success false, errors.issuer). Sandbox keys use the built-in sandbox issuer: holder_last_name "Decline" is rejected. Production keys answer 422 issuer_unavailable until a real issuer is configured. A bank account holds at most 5 active cards.',
+          'Internal services only (header app-token). The card issuer of the key\'s environment issues the card (success true) or rejects the application (HTTP 200, success false, errors.issuer). Sandbox keys use the built-in sandbox issuer: holder_last_name "Decline" is rejected. Production keys answer 422 issuer_unavailable until a real issuer is configured. A bank account holds at most 5 active cards.',
         tags,
         security,
         body: BankCardCreateBody,
-        response: { 200: BankCardCreateResponse, ...errors, 502: CoreErrorEnvelope },
+        response: { 200: BankCardCreateResponse, ...errors, 422: CardIssueRefused, 502: IssuerUnreachable },
       },
     },
     async (request) => {
@@ -68,18 +82,19 @@ export async function bankCardRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  const linkRoute = (path: string, purpose: CardPagePurpose, summary: string, description: string) =>
+  const linkRoute = (path: string, purpose: CardPagePurpose, operationId: string, summary: string, description: string) =>
     routes.get(
       `/api/internal/v1/bank_cards/:id/${path}`,
       {
         schema: {
+          operationId,
           summary,
-          description: `${description} The link is signed, lasts five minutes, works once, and a newer link of the same card voids it. The card must belong to the merchant of merchant_private_key (404 otherwise) and be active (409 otherwise).`,
+          description: `Internal services only (header app-token). ${description} The link is signed, lasts five minutes, works once, and a newer link of the same card voids it. The card must belong to the merchant of merchant_private_key (404 otherwise) and be active (409 otherwise).`,
           tags,
           security,
           params: CardPathParams,
           querystring: CardLinkQuery,
-          response: { 200: CardLinkResponse, ...errors, 404: CoreErrorEnvelope, 409: CoreErrorEnvelope },
+          response: { 200: CardLinkResponse, ...errors, 404: CardNotFound, 409: CardNotActive },
         },
       },
       async (request) => {
@@ -94,12 +109,14 @@ export async function bankCardRoutes(app: FastifyInstance): Promise<void> {
   linkRoute(
     'show_card_data',
     'data',
+    'coreShowCardDataLink',
     'A link to a hosted page showing the full card data',
     "Open the url in the cardholder's browser: the page shows the card number, expiry, CVV and holder; the API caller never receives them.",
   );
   linkRoute(
     'show_set_card_pin',
     'pin',
+    'coreSetCardPinLink',
     'A link to a hosted page where the cardholder sets the card PIN',
     "Open the url in the cardholder's browser: the page takes a 4-digit PIN twice and hands it to the card issuer; Payrail records only when it was set.",
   );

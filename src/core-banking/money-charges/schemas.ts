@@ -21,7 +21,10 @@ export const CreateChargeBody = Type.Object(
     description: Type.String({ maxLength: CHARGE_DESCRIPTION_LENGTH_MAX, default: '', description: 'what the money is for' }),
     privacy: privacy({ default: 'private', description: 'who may see the charge besides its two parties' }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ payer: 'grace@example.com', amount: 12.5, currency: 'EUR', description: 'Dinner on Friday', privacy: 'private' }],
+  },
 );
 
 export const ChargeListQuery = Type.Object(
@@ -33,12 +36,12 @@ export const ChargeListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ChargeIdBody = Type.Object({ id: chargeId }, { additionalProperties: false });
+export const ChargeIdBody = Type.Object({ id: chargeId }, { additionalProperties: false, examples: [{ id: 88 }] });
 
 // spec 4: decline takes id (required) and privacy.
 export const DeclineChargeBody = Type.Object(
   { id: chargeId, privacy: Type.Optional(privacy({ description: "the declined charge's privacy from now on" })) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ id: 88, privacy: 'private' }] },
 );
 
 const Charge = Type.Object({
@@ -56,18 +59,72 @@ const Charge = Type.Object({
   resolved_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it stopped being pending' }),
 });
 
-export const ChargeEnvelope = Type.Object({ success: Type.Literal(true), status: Type.Literal(200), charge: Charge });
+const CHARGE_EXAMPLE = {
+  id: 88,
+  role: 'requester',
+  requester_id: 42,
+  payer_id: 43,
+  amount: 12.5,
+  amount_minor: 1250,
+  currency: 'EUR',
+  description: 'Dinner on Friday',
+  privacy: 'private',
+  status: 'pending',
+  created_at: '2025-01-15T19:30:00.000Z',
+  resolved_at: null,
+};
 
-export const ChargeListEnvelope = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  charges: Type.Array(Charge),
-  page: Type.Integer(),
-  per_page: Type.Integer(),
-  has_more: Type.Boolean({ description: 'true when the next page has charges' }),
+export const ChargeEnvelope = Type.Object(
+  { success: Type.Literal(true), status: Type.Literal(200), charge: Charge },
+  { examples: [{ success: true, status: 200, charge: CHARGE_EXAMPLE }] },
+);
+
+export const ChargeListEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    charges: Type.Array(Charge),
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+    has_more: Type.Boolean({ description: 'true when the next page has charges' }),
+  },
+  {
+    examples: [
+      {
+        success: true,
+        status: 200,
+        charges: [{ ...CHARGE_EXAMPLE, role: 'payer', status: 'paid', resolved_at: '2025-01-16T08:00:00.000Z' }],
+        page: 1,
+        per_page: 20,
+        has_more: false,
+      },
+    ],
+  },
+);
+
+export const DoneEnvelope = Type.Object({ success: Type.Literal(true), status: Type.Literal(200) }, { examples: [{ success: true, status: 200 }] });
+
+export const ProfileDisabled = coreErrorEnvelopeSchema({ meaning: "the session's profile is disabled", codes: 'profile_disabled' });
+
+export const ChargeNotFound = coreErrorEnvelopeSchema({
+  meaning: 'no money charge has this id, or you may not act on it (only the payer pays or declines; only the requester cancels)',
+  codes: 'not_found',
 });
 
-export const DoneEnvelope = Type.Object({ success: Type.Literal(true), status: Type.Literal(200) });
+export const ChargeNotPending = coreErrorEnvelopeSchema({
+  meaning: 'the money charge is paid, declined or cancelled already: nothing was changed',
+  codes: 'charge_not_pending',
+});
+
+export const ChargeRefused = coreErrorEnvelopeSchema({
+  meaning: 'a field is not valid, the amount does not fit the currency, or the payer is unknown, yourself or not an active person: no charge was made',
+  codes: 'invalid_field, unknown_field, too_many_decimals, invalid_amount, amount_too_large, payer_not_found',
+});
+
+export const PaymentRefused = coreErrorEnvelopeSchema({
+  meaning: 'the body is not valid, or your wallet in the charge currency holds less than the amount: the charge stays pending',
+  codes: 'invalid_field, unknown_field, insufficient_funds',
+});
 
 export const CoreErrorEnvelope = coreErrorEnvelopeSchema({
   meaning: 'a failure; the charge is unchanged',

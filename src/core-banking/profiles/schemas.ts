@@ -3,12 +3,40 @@ import Type, { type Static } from 'typebox';
 import { KYC_STATUSES, WALLET_TYPES } from '../../domain/core-banking-values.ts';
 import { PROFILE_FILE_KINDS, PROFILE_FILE_SIZE_MAX_BYTES, PROFILE_FILES_PER_KIND_MAX, type ProfileFileKind } from '../../domain/profile-file-rules.ts';
 import { DOCUMENT_MEDIA_TYPES } from '../../lib/document-store.ts';
-import { BankAccountRecord } from '../bank-accounts/schemas.ts';
+import { coreErrorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { BANK_ACCOUNT_RECORD_EXAMPLE, BankAccountRecord } from '../bank-accounts/schemas.ts';
 import type { ProfileFileForm, StagedProfileFile } from './upload.ts';
 
 import { SegregatedQuery as SegregatedQueryFields } from '../bank-accounts/schemas.ts';
 
-export { CoreErrorEnvelope, SegregatedQuery, SuccessResponse } from '../bank-accounts/schemas.ts';
+export { ActingForbidden, CoreErrorEnvelope, SegregatedQuery, SuccessResponse } from '../bank-accounts/schemas.ts';
+
+export const ProfileFileNotFound = coreErrorEnvelopeSchema({
+  meaning: 'the profile has no live file of this kind at this file_index: nothing was deleted',
+  codes: 'not_found (kind profile_file)',
+});
+
+export const ShowRefused = coreErrorEnvelopeSchema({
+  meaning: 'a query parameter fails the schema, or currency is not a known currency',
+  codes: 'invalid_field, unknown_field, unknown_currency',
+});
+
+export const UploadRefused = coreErrorEnvelopeSchema({
+  meaning: 'kind is missing or unknown, the file is missing, empty or not PDF, PNG or JPEG by its content, or the profile holds the most files of this kind',
+  codes: 'invalid_field, unknown_field, duplicate_field, invalid_file, unsupported_file_type, too_many_files',
+});
+
+export const UploadTooLarge = coreErrorEnvelopeSchema({
+  meaning: 'the file is larger than 10 MiB, or the form has too many fields or parts',
+  codes: 'file_too_large, too_many_fields, too_many_parts',
+});
+
+export const UploadNotMultipart = coreErrorEnvelopeSchema({ meaning: 'Content-Type is not multipart/form-data', codes: 'unsupported_media_type' });
+
+export const UploadUnreadable = coreErrorEnvelopeSchema({
+  meaning: 'the body is not a readable multipart/form-data form, or the file broke off before its end',
+  codes: 'invalid_multipart',
+});
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -33,6 +61,15 @@ export const ProfileFileSummary = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+const PROFILE_FILE_EXAMPLE = {
+  kind: 'passport',
+  file_index: 0,
+  name: 'passport-scan.pdf',
+  size: 284113,
+  content_type: 'application/pdf',
+  created_at: '2025-01-15T10:02:00.000Z',
+};
+
 // spec 2.7, and the profile's KYC files.
 const ProfileSchema = Type.Object({
   id: Type.Integer(),
@@ -50,18 +87,45 @@ const ProfileSchema = Type.Object({
   files: Type.Array(ProfileFileSummary, { description: 'the KYC documents that are not deleted' }),
 });
 
-export const ShowResponse = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  object: Type.Object({ profile: ProfileSchema }),
-});
+export const ShowResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    object: Type.Object({ profile: ProfileSchema }),
+  },
+  {
+    examples: [
+      {
+        success: true,
+        status: 200,
+        object: {
+          profile: {
+            id: 42,
+            email: 'ada@example.com',
+            phone: '+447700900123',
+            name: 'Ada',
+            surname: 'Lovelace',
+            fullname: 'Ada Lovelace',
+            company_name: null,
+            wallet_type: 'personal',
+            current_currency: 'EUR',
+            kyc_status: 'pending',
+            wallet_pin_enabled: false,
+            bank_accounts: [BANK_ACCOUNT_RECORD_EXAMPLE],
+            files: [PROFILE_FILE_EXAMPLE],
+          },
+        },
+      },
+    ],
+  },
+);
 
 export const DeleteFileBody = Type.Object(
   {
     file_index: Type.Integer({ minimum: 0, maximum: PROFILE_FILES_PER_KIND_MAX - 1, description: 'the file_index profiles/show gives' }),
     kind: KindSchema,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ file_index: 0, kind: 'passport' }] },
 );
 
 export const UploadFileForm = Type.Object(
@@ -72,14 +136,17 @@ export const UploadFileForm = Type.Object(
       description: `one file, at most ${PROFILE_FILE_SIZE_MAX_BYTES / (1024 * 1024)} MiB: PDF, PNG or JPEG, recognised by its content (not its name); at most ${PROFILE_FILES_PER_KIND_MAX} live files per kind`,
     }),
   },
-  { description: 'multipart/form-data' },
+  { description: 'multipart/form-data', examples: [{ kind: 'passport', file: 'passport-scan.pdf' }] },
 );
 
-export const UploadFileResponse = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  file: ProfileFileSummary,
-});
+export const UploadFileResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    file: ProfileFileSummary,
+  },
+  { examples: [{ success: true, status: 200, file: PROFILE_FILE_EXAMPLE }] },
+);
 
 const UploadFields = Type.Object({ kind: KindSchema }, { additionalProperties: false });
 const checkFields = new Ajv({ allErrors: true }).compile(UploadFields);

@@ -5,10 +5,15 @@ import { uploadProfileFile, type ProfileFileDeps } from '../../flows/profile-fil
 import { CoreApiError } from '../../lib/core-errors.ts';
 import { presentProfileFile } from './present.ts';
 import {
+  ActingForbidden,
   CoreErrorEnvelope,
   SegregatedQuery,
   UploadFileForm,
   UploadFileResponse,
+  UploadNotMultipart,
+  UploadRefused,
+  UploadTooLarge,
+  UploadUnreadable,
   validateUploadForm,
   validateUploadQuery,
   type UploadFileValue,
@@ -33,9 +38,10 @@ export async function profileFileUploadRoute(app: FastifyInstance, options: { de
     '/api/v1/profiles/upload_file',
     {
       schema: {
+        operationId: 'coreUploadProfileFile',
         summary: 'Upload a KYC document of the profile (multipart/form-data: kind, file)',
         description:
-          'The file is recognised by its content (PDF, PNG or JPEG), at most 10 MiB, at most 20 live files per kind; kept in the profile files folder (0700, files 0600) under a random name. segregated_account_id files it under a business account you are a member of. Errors: 401, 403, 413 file_too_large, 415 not multipart, 422 kind, unsupported_file_type, too_many_files.',
+          'Needs a live session (header session-token). The file is recognised by its content (PDF, PNG or JPEG), at most 10 MiB, at most 20 live files per kind; kept in the profile files folder (0700, files 0600) under a random name. segregated_account_id files it under a business account you are a member of. Errors: 401, 403, 413 file_too_large, 415 not multipart, 422 kind, unsupported_file_type, too_many_files.',
         tags: ['core banking: profiles'],
         security: [{ sessionToken: [] }],
         consumes: ['multipart/form-data'],
@@ -43,12 +49,12 @@ export async function profileFileUploadRoute(app: FastifyInstance, options: { de
         body: UploadFileForm,
         response: {
           200: UploadFileResponse,
-          400: CoreErrorEnvelope,
+          400: UploadUnreadable,
           401: CoreErrorEnvelope,
-          403: CoreErrorEnvelope,
-          413: CoreErrorEnvelope,
-          415: CoreErrorEnvelope,
-          422: CoreErrorEnvelope,
+          403: ActingForbidden,
+          413: UploadTooLarge,
+          415: UploadNotMultipart,
+          422: UploadRefused,
         },
       },
       validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? validateUploadForm : validateUploadQuery),

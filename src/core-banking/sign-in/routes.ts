@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { confirmLogin } from '../../flows/login-confirm.ts';
 import { startLogin } from '../../flows/login-start.ts';
-import { ConfirmAnswer, ConfirmBody, LoginAnswer, LoginBody, SignInError } from './schemas.ts';
+import { ConfirmAnswer, ConfirmBody, LoginAnswer, LoginBody, PreSessionRefused, ProfileDisabled, SignInError, SignInThrottled } from './schemas.ts';
 
 const tags = ['core banking: sign-in'];
 
@@ -15,14 +15,15 @@ export async function signInRoutes(app: FastifyInstance): Promise<void> {
     '/api/v2/auth/login',
     {
       schema: {
+        operationId: 'coreLogin',
         summary: 'Sign in, step one: the password opens a pre-session and a code is sent',
         description:
-          'Always answers 200 with a pre-session token (pre_…), whether or not the login names an account and the password is ' +
+          'Public: no credential. Always answers 200 with a pre-session token (pre_…), whether or not the login names an account and the password is ' +
           'right; only then is a 6-digit code sent (by e-mail, or to the service log and `payrail outbox` without SMTP). A ' +
           'wrong login fails later, at confirmation, exactly like a wrong code. Attempts are limited per login and per IP (429).',
         tags,
         body: LoginBody,
-        response: { 200: LoginAnswer, 422: SignInError, 429: SignInError },
+        response: { 200: LoginAnswer, 422: SignInError, 429: SignInThrottled },
       },
     },
     async (request) => {
@@ -41,15 +42,16 @@ export async function signInRoutes(app: FastifyInstance): Promise<void> {
     '/api/v2/auth/login/confirm',
     {
       schema: {
+        operationId: 'coreConfirmLogin',
         summary: 'Sign in, step two: the confirmation code opens a session',
         description:
           'Header session-token carries the pre-session token of POST /api/v2/auth/login. The code is valid for 5 minutes ' +
           '(PAYRAIL_SIGN_IN_CODE_TTL_S); a pre-session takes at most 5 wrong codes, then refuses even the right one; it ' +
-          'opens one session at most.',
+          'opens one session at most, living time_to_live hours (default 1, at most 720). confirmed false calls the sign-in off.',
         tags,
         security: [{ sessionToken: [] }],
         body: ConfirmBody,
-        response: { 200: ConfirmAnswer, 401: SignInError, 403: SignInError, 422: SignInError, 429: SignInError },
+        response: { 200: ConfirmAnswer, 401: PreSessionRefused, 403: ProfileDisabled, 422: SignInError, 429: SignInError },
       },
     },
     async (request) => {

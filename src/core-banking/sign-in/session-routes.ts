@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CoreSession } from '../../flows/core-auth.ts';
 import { endSession, issueFollowingSession } from '../../flows/core-sessions.ts';
-import { CompleteAnswer, CompleteBody, LogoutAnswer, SessionAnswer, SessionError } from './schemas.ts';
+import { CompleteAnswer, CompleteBody, LogoutAnswer, ProfileDisabled, SessionAnswer, SessionError, SessionRequired } from './schemas.ts';
 
 const tags = ['core banking: sign-in'];
 const security = [{ sessionToken: [] }];
@@ -22,6 +22,7 @@ export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/auth/login/complete',
     {
       schema: {
+        operationId: 'coreCompleteLogin',
         summary: 'Legacy sign-in: a new session with the lifetime asked for',
         description:
           'Takes a live session (header session-token; never a pre-session, so the confirmation code is never bypassed) ' +
@@ -29,7 +30,7 @@ export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
         tags,
         security,
         body: CompleteBody,
-        response: { 200: CompleteAnswer, 401: SessionError, 403: SessionError, 422: SessionError, 429: SessionError },
+        response: { 200: CompleteAnswer, 401: SessionRequired, 403: ProfileDisabled, 422: SessionError, 429: SessionError },
       },
     },
     async (request) => {
@@ -48,11 +49,12 @@ export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/auth/logout',
     {
       schema: {
+        operationId: 'coreLogout',
         summary: 'Sign out: the session stops working at once',
-        description: "Revokes the presented session; the person's other sessions stay.",
+        description: "Needs a live session (header session-token). Revokes the presented session; the person's other sessions stay.",
         tags,
         security,
-        response: { 200: LogoutAnswer, 401: SessionError, 403: SessionError, 429: SessionError },
+        response: { 200: LogoutAnswer, 401: SessionRequired, 403: ProfileDisabled, 429: SessionError },
       },
     },
     async (request) => {
@@ -65,10 +67,12 @@ export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/auth/session',
     {
       schema: {
+        operationId: 'coreGetSession',
         summary: 'The session presented: whose it is and when it expires',
+        description: 'Needs a live session (header session-token). Tells whose the session is and when it expires; it changes nothing.',
         tags,
         security,
-        response: { 200: SessionAnswer, 401: SessionError, 403: SessionError, 429: SessionError },
+        response: { 200: SessionAnswer, 401: SessionRequired, 403: ProfileDisabled, 429: SessionError },
       },
     },
     async (request) => {

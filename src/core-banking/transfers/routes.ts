@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { createBankTransfer } from '../../flows/bank-transfers.ts';
-import { CoreErrorEnvelope, TransferBody, TransferEnvelope } from './schemas.ts';
+import { AppTokenRefused, CoreErrorEnvelope, ProfileNotFound, TransferBody, TransferEnvelope, TransferRefused } from './schemas.ts';
 
 // Internal services (header app-token) report money that moved between a profile's wallet and a bank.
 export async function bankTransferRoutes(app: FastifyInstance): Promise<void> {
@@ -12,14 +12,15 @@ export async function bankTransferRoutes(app: FastifyInstance): Promise<void> {
     '/api/v2/banking/transfers',
     {
       schema: {
+        operationId: 'coreCreateBankTransfer',
         summary: "Credit or debit a profile's wallet for money that moved with a bank",
         description:
-          'Idempotent on `token`: the same token and body answer the same transfer (200, same id); another body under the same token is ' +
+          'Internal services only (header app-token). Idempotent on `token`: the same token and body answer the same transfer (200, same id); another body under the same token is ' +
           '422 token_reused; a replayed answer carries the header `idempotent-replayed: true`. A debit never overdraws the wallet (422 insufficient_funds, nothing written). `wallet` is what the wallet holds now.',
         tags: ['core banking: transfers'],
         security: [{ appToken: [] }],
         body: TransferBody,
-        response: { 200: TransferEnvelope, 401: CoreErrorEnvelope, 404: CoreErrorEnvelope, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope },
+        response: { 200: TransferEnvelope, 401: AppTokenRefused, 404: ProfileNotFound, 422: TransferRefused, 429: CoreErrorEnvelope },
       },
     },
     async (request, reply) => {

@@ -24,7 +24,20 @@ export const TransferBody = Type.Object(
     }),
     bank_account_id: id("one of the profile's approved bank accounts, in the transfer's currency"),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        profile_id: 42,
+        amount: 250.75,
+        currency: 'GBP',
+        direction: 'credit',
+        provider: 'faster_payments_partner',
+        token: 'fps-20250115-000123',
+        bank_account_id: 12,
+      },
+    ],
+  },
 );
 
 const Transfer = Type.Object({
@@ -46,11 +59,51 @@ const Wallet = Type.Object({
   available_minor: Type.Integer({ description: 'the same in minor units' }),
 });
 
-export const TransferEnvelope = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  transfer: Transfer,
-  wallet: Wallet,
+export const TransferEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    transfer: Transfer,
+    wallet: Wallet,
+  },
+  {
+    examples: [
+      {
+        success: true,
+        status: 200,
+        transfer: {
+          id: 501,
+          token: 'fps-20250115-000123',
+          profile_id: 42,
+          bank_account_id: 12,
+          direction: 'credit',
+          amount: 250.75,
+          amount_minor: 25075,
+          currency: 'GBP',
+          provider: 'faster_payments_partner',
+          created_at: '2025-01-15T11:20:00.000Z',
+        },
+        wallet: { currency: 'GBP', available: 376.25, available_minor: 37625 },
+      },
+    ],
+  },
+);
+
+export const AppTokenRefused = coreErrorEnvelopeSchema({
+  meaning: 'header app-token is missing, unknown or revoked',
+  codes: 'app_token_required, app_token_invalid, app_token_revoked',
+});
+
+export const ProfileNotFound = coreErrorEnvelopeSchema({
+  meaning: 'no active profile has this profile_id: nothing was transferred',
+  codes: 'profile_not_found',
+});
+
+export const TransferRefused = coreErrorEnvelopeSchema({
+  meaning:
+    "a field is not valid, the amount does not fit the currency, the bank account is not the profile's, not approved or in another currency, the token was used with another body, or a debit exceeds the wallet: nothing was transferred",
+  codes:
+    'invalid_field, unknown_field, too_many_decimals, invalid_amount, amount_too_large, bank_account_not_found, bank_account_currency_mismatch, bank_account_not_approved, token_reused, insufficient_funds',
 });
 
 export const CoreErrorEnvelope = coreErrorEnvelopeSchema({

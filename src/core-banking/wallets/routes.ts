@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { getUserWallets } from '../../flows/wallets.ts';
-import { CoreErrorEnvelope, WalletQuery, WalletsEnvelope } from './schemas.ts';
+import { CoreErrorEnvelope, ProfileDisabled, WalletQuery, WalletsEnvelope } from './schemas.ts';
 
 export async function walletRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -11,12 +11,14 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/wallets',
     {
       schema: {
+        operationId: 'coreListWallets',
         summary: "The signed-in user's wallets: what each currency's wallet holds",
-        description: 'Credited and debited by bank transfers (POST /api/v2/banking/transfers) and paid money charges.',
+        description:
+          "Needs a live session (header session-token); the signed-in person's own wallets only. currency asks for one wallet (zero when it never moved). Credited and debited by bank transfers (POST /api/v2/banking/transfers) and paid money charges.",
         tags: ['core banking: wallets'],
         security: [{ sessionToken: [] }],
         querystring: WalletQuery,
-        response: { 200: WalletsEnvelope, 401: CoreErrorEnvelope, 403: CoreErrorEnvelope, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope },
+        response: { 200: WalletsEnvelope, 401: CoreErrorEnvelope, 403: ProfileDisabled, 422: CoreErrorEnvelope, 429: CoreErrorEnvelope },
       },
     },
     async (request) => {

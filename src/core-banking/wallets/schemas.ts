@@ -6,18 +6,34 @@ export const WalletQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const WalletsEnvelope = Type.Object({
-  success: Type.Literal(true),
-  status: Type.Literal(200),
-  wallets: Type.Array(
-    Type.Object({
-      currency: Type.String(),
-      available: Type.Number({ description: 'what the wallet holds, in major units' }),
-      available_minor: Type.Integer({ description: 'the same in minor units' }),
-    }),
-    { description: 'one per currency that ever moved, by currency code' },
-  ),
-});
+export const WalletsEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    wallets: Type.Array(
+      Type.Object({
+        currency: Type.String(),
+        available: Type.Number({ description: 'what the wallet holds, in major units' }),
+        available_minor: Type.Integer({ description: 'the same in minor units' }),
+      }),
+      { description: 'one per currency that ever moved, by currency code' },
+    ),
+  },
+  {
+    examples: [
+      {
+        success: true,
+        status: 200,
+        wallets: [
+          { currency: 'EUR', available: 87.5, available_minor: 8750 },
+          { currency: 'GBP', available: 376.25, available_minor: 37625 },
+        ],
+      },
+    ],
+  },
+);
+
+export const ProfileDisabled = coreErrorEnvelopeSchema({ meaning: "the session's profile is disabled", codes: 'profile_disabled' });
 
 export const CoreErrorEnvelope = coreErrorEnvelopeSchema({
   meaning: 'a failure',

@@ -11,8 +11,10 @@ export async function balanceRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/balance',
     {
       schema: {
+        operationId: 'getBalance',
         summary: "The merchant's wallets (available and hold per currency) in the key's environment",
-        description: 'Without currency: every wallet as `wallets`; with ?currency=USD: that wallet alone as `wallet`.',
+        description:
+          'Without `currency`: every wallet as `wallets`; with `?currency=USD`: that wallet alone as `wallet` (zeros when the currency never moved). Amounts are in minor units. A sandbox key sees the sandbox balance, a production key the production one.',
         tags: ['balance'],
         security: [{ merchantKey: [] }],
         querystring: BalanceQuery,

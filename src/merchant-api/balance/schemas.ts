@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { balanceExample, balanceOfCurrencyExample } from '../examples.ts';
 
 export const BalanceQuery = Type.Object(
   {
@@ -43,4 +44,4 @@ export const ErrorEnvelope = errorEnvelopeSchema({
   codes: 'machine-readable: unauthorized, merchant_disabled, invalid_field, unknown_field, rate_limited, …',
 });
 
-export const BalanceEnvelope = Type.Union([WalletsEnvelope, WalletEnvelope]);
+export const BalanceEnvelope = Type.Union([WalletsEnvelope, WalletEnvelope], { examples: [balanceExample, balanceOfCurrencyExample] });

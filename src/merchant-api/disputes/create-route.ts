@@ -27,9 +27,10 @@ export async function disputeCreateRoute(app: FastifyInstance, options: { deps: 
     '/api/v1/disputes',
     {
       schema: {
+        operationId: 'createDispute',
         summary: 'Open a dispute of an approved payment, with evidence documents (multipart/form-data)',
         description:
-          'Holds the disputed amount from the available balance until an operator resolves the dispute: won gives it back, lost sends it to the customer. Errors: 404 unknown payment, 409 invalid_state (payment not approved/refunded), 413 document_too_large, 415 not multipart, 422 invalid fields, too_many_documents, unsupported_document_type, amount_exceeds_disputable, insufficient_balance.',
+          'Holds the disputed amount from the available balance until an operator resolves the dispute: won gives it back, lost sends it to the customer. The form has the fields `token`, `description` and `amount`, and up to the limit of files as `document[]`. Errors: 404 unknown payment, 409 `invalid_state` (payment not approved/refunded), 413 `document_too_large`, 415 not multipart, 422 invalid fields, `too_many_documents`, `unsupported_document_type`, `amount_exceeds_disputable`, `insufficient_balance`. An `Idempotency-Key` header makes a retry safe.',
         tags: ['disputes'],
         security: [{ merchantKey: [] }],
         consumes: ['multipart/form-data'],
@@ -38,6 +39,7 @@ export async function disputeCreateRoute(app: FastifyInstance, options: { deps: 
           200: DisputeEnvelope,
           400: ErrorEnvelope,
           401: ErrorEnvelope,
+          403: ErrorEnvelope,
           404: ErrorEnvelope,
           409: ErrorEnvelope,
           413: ErrorEnvelope,

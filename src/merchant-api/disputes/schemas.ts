@@ -6,6 +6,7 @@ import { DISPUTE_LIST_PER_PAGE_MAX } from '../../flows/dispute-list.ts';
 import { DOCUMENT_FILE_NAME_LENGTH_MAX, DOCUMENT_MEDIA_TYPES } from '../../lib/document-store.ts';
 import { DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, type DisputeFormBody } from './upload.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { createDisputeExample, disputeEnvelopeExample, disputeListExample } from '../examples.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const DESCRIPTION_LENGTH_MAX = 2000;
@@ -44,7 +45,7 @@ export const CreateDisputeForm = Type.Object(
       }),
     ),
   },
-  { description: 'multipart/form-data' },
+  { description: 'multipart/form-data', examples: [createDisputeExample] },
 );
 
 export interface DisputeFormValue {
@@ -90,20 +91,26 @@ const DisputeSchema = Type.Object({
   resolved_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
-export const DisputeEnvelope = Type.Object({
-  success: Type.Literal(true),
-  result: Type.Literal(0),
-  status: Type.Enum(DISPUTE_STATUSES, { description: "the dispute's status (not an HTTP status)" }),
-  dispute: DisputeSchema,
-});
+export const DisputeEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    result: Type.Literal(0),
+    status: Type.Enum(DISPUTE_STATUSES, { description: "the dispute's status (not an HTTP status)" }),
+    dispute: DisputeSchema,
+  },
+  { examples: [disputeEnvelopeExample] },
+);
 
-export const DisputeListEnvelope = Type.Object({
-  success: Type.Literal(true),
-  result: Type.Literal(0),
-  perPage: Type.Integer(),
-  nextCursor: Nullable(Type.String({ description: 'send it as cursor (with the same filters) for the next page; null on the last page' })),
-  disputes: Type.Array(DisputeSchema),
-});
+export const DisputeListEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    result: Type.Literal(0),
+    perPage: Type.Integer(),
+    nextCursor: Nullable(Type.String({ description: 'send it as cursor (with the same filters) for the next page; null on the last page' })),
+    disputes: Type.Array(DisputeSchema),
+  },
+  { examples: [disputeListExample] },
+);
 
 export const DisputeListQuery = Type.Object(
   {

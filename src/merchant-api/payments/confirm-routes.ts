@@ -6,6 +6,7 @@ import { confirmPaymentDetail, declinePaymentDetail } from '../../flows/two-step
 import { acceptMissingBody, merchantPaymentCall, paymentDetailEnvelope } from './payment-actions.ts';
 import { PaymentEnvelope, TokenParams } from './responses.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { confirmExample } from '../examples.ts';
 
 const security = [{ merchantKey: [] }];
 const tags = ['payments'];
@@ -21,9 +22,9 @@ const ConfirmBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [confirmExample] },
 );
-const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'no fields; the body may be left out' });
+const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'no fields; the body may be left out', examples: [{}] });
 
 const ErrorEnvelope = errorEnvelopeSchema({
   meaning: 'a failure; the payment is as it was',
@@ -46,6 +47,7 @@ export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<v
     '/api/v1/payments/:token/confirm',
     {
       schema: {
+        operationId: 'confirmPayment',
         summary: 'Capture an authorized two-step payment, wholly or in part',
         description: `The payment must be authorized (created with needConfirmation: true and approved by the provider). The adapter's confirm_request captures the amount; the payment becomes approved with captured_amount set, and the ledger credits the captured amount less commission. Confirming a payment this same capture already approved answers it again without calling the adapter; any other status is 409 invalid_state. The adapter's refusal is 422 adapter_declined and a missing answer 502/504 adapter_unavailable: the payment stays authorized. ${IDEMPOTENCY}`,
         tags,
@@ -62,6 +64,7 @@ export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<v
     '/api/v1/payments/:token/decline',
     {
       schema: {
+        operationId: 'declinePayment',
         summary: 'Void an authorized two-step payment',
         description: `The adapter's decline_request releases the authorization; the payment becomes declined ("declined by the merchant") and nothing reaches the ledger. Declining a payment the merchant already declined answers it again without calling the adapter; any other status is 409 invalid_state. The adapter's refusal is 422 adapter_declined and a missing answer 502/504 adapter_unavailable: the payment stays authorized. ${IDEMPOTENCY}`,
         tags,
@@ -78,6 +81,7 @@ export async function paymentConfirmationRoutes(app: FastifyInstance): Promise<v
     '/api/v1/payments/:token/cancel',
     {
       schema: {
+        operationId: 'cancelPayment',
         summary: 'Cancel a payment nobody has paid yet',
         description: `Only a payment in init (no card data submitted, nothing sent to a gateway) can be cancelled: it becomes cancelled, final ("cancelled by the merchant"), the merchant's callbackUrl is notified and its hosted page shows it cancelled. No adapter is called. Cancelling a payment the merchant already cancelled answers it again; any other status is 409 invalid_state. ${IDEMPOTENCY}`,
         tags,

@@ -3,6 +3,7 @@ import { NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
 import { LIST_COUNT_EXACT_MAX_ROWS, LIST_PAGE_DEPTH_MAX_ROWS } from '../../flows/find-payments.ts';
 import { BrowserSchema } from './schemas.ts';
 import { PendingStepSchema } from './step-present.ts';
+import { createdHostedExample, createdThreeDSecureExample, paymentDetailExample, paymentListExample } from '../examples.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
@@ -67,7 +68,9 @@ const CreatePaymentResponseC = Type.Object(
   { description: 'variant C, Host-to-Host with bank_account (spec 2.2)' },
 );
 
-export const CreatePaymentResponse = Type.Union([CreatePaymentResponseA, CreatePaymentResponseC]);
+export const CreatePaymentResponse = Type.Union([CreatePaymentResponseA, CreatePaymentResponseC], {
+  examples: [createdHostedExample, createdThreeDSecureExample],
+});
 
 const listItemFields = {
   id: Type.Integer(),
@@ -181,29 +184,35 @@ const PaymentDetail = Type.Object({
   ),
 });
 
-export const PaymentEnvelope = Type.Object({
-  success: Type.Literal(true),
-  errors: EmptyErrors,
-  status: Type.Integer(),
-  payment: PaymentDetail,
-});
+export const PaymentEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    errors: EmptyErrors,
+    status: Type.Integer(),
+    payment: PaymentDetail,
+  },
+  { examples: [paymentDetailExample] },
+);
 
-export const PaymentListEnvelope = Type.Object({
-  success: Type.Literal(true),
-  errors: EmptyErrors,
-  status: Type.Integer(),
-  totalCount: Type.Integer({
-    description: `payments matching the filters (a cursor aside), counted exactly up to ${LIST_COUNT_EXACT_MAX_ROWS}; above that totalCountExact is false and it is a lower bound: ${LIST_COUNT_EXACT_MAX_ROWS}, or more when the page shows rows further down`,
-  }),
-  totalCountExact: Type.Boolean({
-    description: `false when more than ${LIST_COUNT_EXACT_MAX_ROWS} payments match: totalCount and totalPage are then lower bounds ("at least")`,
-  }),
-  curentPage: Type.Integer({ description: 'spelled so, as in the spec; 1 on a page read with a cursor' }),
-  perPage: Type.Integer(),
-  totalPage: Type.Integer({ description: 'ceil(totalCount / perPage): a lower bound when totalCountExact is false' }),
-  nextCursor: Nullable(Type.String({ description: 'send it as cursor (with the same filters) for the page after this one; null on the last page' })),
-  payments: Type.Array(PaymentListItem),
-});
+export const PaymentListEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    errors: EmptyErrors,
+    status: Type.Integer(),
+    totalCount: Type.Integer({
+      description: `payments matching the filters (a cursor aside), counted exactly up to ${LIST_COUNT_EXACT_MAX_ROWS}; above that totalCountExact is false and it is a lower bound: ${LIST_COUNT_EXACT_MAX_ROWS}, or more when the page shows rows further down`,
+    }),
+    totalCountExact: Type.Boolean({
+      description: `false when more than ${LIST_COUNT_EXACT_MAX_ROWS} payments match: totalCount and totalPage are then lower bounds ("at least")`,
+    }),
+    curentPage: Type.Integer({ description: 'spelled so, as in the spec; 1 on a page read with a cursor' }),
+    perPage: Type.Integer(),
+    totalPage: Type.Integer({ description: 'ceil(totalCount / perPage): a lower bound when totalCountExact is false' }),
+    nextCursor: Nullable(Type.String({ description: 'send it as cursor (with the same filters) for the page after this one; null on the last page' })),
+    payments: Type.Array(PaymentListItem),
+  },
+  { examples: [paymentListExample] },
+);
 
 const CURSOR_LENGTH_MAX = 128;
 // Stored order numbers hold no control characters (the create schema refuses them), and PostgreSQL text refuses NUL.

@@ -15,10 +15,21 @@ import type { CreatePaymentRequest } from '../../domain/payment-request.ts';
 import { presentCreated, presentDetail, presentListItem } from './present.ts';
 import { CreatePaymentResponse, PaymentEnvelope, PaymentListEnvelope, PaymentListQuery, TokenParams } from './responses.ts';
 import { CreatePaymentBody } from './schemas.ts';
+import { CreateErrorEnvelope, ErrorEnvelope } from './error-schemas.ts';
 import { createPaymentValidator } from './validate-create.ts';
 import { commitIdempotentRequest } from '../idempotency.ts';
 
 const security = [{ merchantKey: [] }];
+
+const CREATE_DESCRIPTION = [
+  'One body, three variants: camelCase fields (A), snake_case fields (B), or either with `bank_account` (C: the answer lists a payment page per provider).',
+  'Without `card` the answer is the hosted payment page (`processingUrl`) to send the customer to. With `card` and `customer` (Host-to-Host) the card goes to the gateway at once:',
+  'the answer is the final status, a 3-D Secure `redirectRequest`, or a `pendingStep` (a secure code or more data: see `/secure_code` and `/next_step`).',
+  '`needConfirmation: true` makes a two-step payment (authorized, then `/confirm` or `/decline`); `recurring`, `recurringToken` and `walletToken` start or follow a recurring series.',
+  'The final status is sent to `callbackUrl`. An `Idempotency-Key` header makes a retry safe: the same key and body answer the first answer again (422 `idempotency_key_reused` with another body, 409 while the first is still running).',
+  'A sandbox key (`sk_sandbox_…`) pays through the sandbox; `GET /api/v1/sandbox/test-cards` lists its cards.',
+  'Examples: `example1` opens the hosted payment page (variant A); `example2` pays Host-to-Host with the sandbox card approved at once.',
+].join(' ');
 
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -31,11 +42,13 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments',
     {
       schema: {
+        operationId: 'createPayment',
         summary: 'Create a payment (variants A, B and C of spec 2.1)',
+        description: CREATE_DESCRIPTION,
         tags: ['payments'],
         security,
         body: CreatePaymentBody,
-        response: { 200: CreatePaymentResponse },
+        response: { 200: CreatePaymentResponse, 403: ErrorEnvelope, 409: ErrorEnvelope, 422: CreateErrorEnvelope },
       },
       validatorCompiler: () => (body: unknown) => {
         const outcome = validateCreate(body);
@@ -80,11 +93,14 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments',
     {
       schema: {
+        operationId: 'listPayments',
         summary: 'List payments, newest first (spec 2.3)',
+        description:
+          "The key's environment only, payouts included (operationType filters). Pages by page and perPage, or by cursor: send the answer's nextCursor with the same filters for the next page, however deep. 422 page_too_deep when page × perPage goes past the row limit; 422 mixed_spelling when orderNumber and order_number differ.",
         tags: ['payments'],
         security,
         querystring: PaymentListQuery,
-        response: { 200: PaymentListEnvelope },
+        response: { 200: PaymentListEnvelope, 403: ErrorEnvelope },
       },
     },
     async (request) => {
@@ -122,11 +138,14 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments/:token',
     {
       schema: {
+        operationId: 'getPayment',
         summary: 'Get one payment (spec 2.3)',
+        description:
+          "A payment or payout of this merchant in the key's environment, with its refunds, commission, card mask, pending step (a secure code or more data the provider asked for) and the adapter logs (card numbers masked, secrets removed). 404 not_found for any other token.",
         tags: ['payments'],
         security,
         params: TokenParams,
-        response: { 200: PaymentEnvelope },
+        response: { 200: PaymentEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope },
       },
     },
     async (request) => {

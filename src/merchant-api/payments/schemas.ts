@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { CardSchema, NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
+import { createPaymentCardExample, createPaymentHostedExample } from '../examples.ts';
 
 // Every free-text field carries this pattern: no field may hold U+0000..U+001F.
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]';
@@ -177,6 +178,7 @@ export const CreatePaymentBodyB = Type.Object(
 // For documentation only: which variant applies is decided by the field names (validate-create.ts).
 export const CreatePaymentBody = Type.Union([CreatePaymentBodyA, CreatePaymentBodyB], {
   description: 'Payment-create body, camelCase (A) or snake_case (B); either becomes variant C with bank_account',
+  examples: [createPaymentHostedExample, createPaymentCardExample],
 });
 
 export type CreatePaymentBodyAInput = Static<typeof CreatePaymentBodyA>;

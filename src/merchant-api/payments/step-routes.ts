@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { STEP_FIELDS_MAX } from '../../domain/adapter-step.ts';
 import { nextStepDetail, resendOtpDetail, secureCodeDetail } from '../../flows/merchant-steps.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { nextStepExample, secureCodeExample } from '../examples.ts';
 import { acceptMissingBody, merchantPaymentCall, paymentDetailEnvelope } from './payment-actions.ts';
 import { PaymentEnvelope, TokenParams } from './responses.ts';
 
@@ -13,9 +14,9 @@ const STEP_VALUE_CHARS_MAX = 1024; // the step's own max_length (at most 256) is
 
 const SecureCodeBody = Type.Object(
   { code: Type.String({ minLength: 1, maxLength: 16, pattern: '^\\s*[0-9A-Za-z]+\\s*$', description: 'the code the customer received' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [secureCodeExample] },
 );
-const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'no fields; the body may be left out' });
+const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'no fields; the body may be left out', examples: [{}] });
 const NextStepBody = Type.Object(
   {
     fields: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: STEP_VALUE_CHARS_MAX }), {
@@ -23,7 +24,7 @@ const NextStepBody = Type.Object(
       description: "name → value for the fields of the payment's pending_step.next_step; optional ones may be left out",
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [nextStepExample] },
 );
 
 const ErrorEnvelope = errorEnvelopeSchema({
@@ -57,6 +58,7 @@ export async function paymentStepRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments/:token/secure_code',
     {
       schema: {
+        operationId: 'sendSecureCode',
         summary: 'Send the secure code (OTP) the provider asked for',
         description: `For a pending payment whose pending_step.type is secure_code: the code goes to the adapter's confirm_secure_code. At most 5 codes are forwarded per payment (fewer when the provider says attempts_left). ${ANSWER}`,
         tags,
@@ -73,6 +75,7 @@ export async function paymentStepRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments/:token/resend_otp',
     {
       schema: {
+        operationId: 'resendSecureCode',
         summary: 'Ask the provider to send the secure code again',
         description: `The adapter's resend_otp, when pending_step.secure_code.resend_allowed: at most 3 times per payment, 30 s apart (resend_available_in_s says when). ${ANSWER}`,
         tags,
@@ -89,6 +92,7 @@ export async function paymentStepRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payments/:token/next_step',
     {
       schema: {
+        operationId: 'sendNextStep',
         summary: 'Send the data the provider asked for (next step)',
         description: `For a pending payment whose pending_step.type is next_step: the values are checked against its fields (names, required, max_length, type, options, pattern) and sent with the adapter's next_payment_step. At most 5 submissions per payment. ${ANSWER}`,
         tags,

@@ -18,9 +18,10 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/payouts',
     {
       schema: {
+        operationId: 'createPayout',
         summary: 'Create a payout to a card, a phone number (sbp) or a bank account (spec 2.4)',
         description:
-          'Reserves amount + commission from the available balance of the currency (422 insufficient_balance otherwise: nothing is stored or sent), then sends the payout to the gateway adapter. Idempotency-Key is supported.',
+          'Reserves amount + commission from the available balance of the currency (422 `insufficient_balance` otherwise: nothing is stored or sent), then sends the payout to the gateway adapter. `bank_account.requisite_type` says where the money goes: `card` needs `card.pan`, `sbp` needs `bank_name` and `customer.phone`, `account` needs `bank_name` and `account_number`. The final status is sent to `callbackUrl` (type payout). An `Idempotency-Key` header makes a retry safe. In the sandbox, `GET /api/v1/sandbox/test-cards` lists the payout cards.',
         tags: ['payouts'],
         security,
         body: CreatePayoutBody,

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN, PAN_TEXT_LENGTH_MAX } from '../../contract/card-schema.ts';
 import { CURRENCY_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from '../payments/schemas.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { createdPayoutExample, createPayoutExample } from '../examples.ts';
 
 // spec 2.4: the payout-create body. The rules that depend on bank_account.requisite_type (card.pan for card,
 // bank_name for sbp and account, account_number for account, customer.phone for sbp) and the Luhn check of the
@@ -70,7 +71,7 @@ export const CreatePayoutBody = Type.Object(
     card: Type.Optional(PayoutCardSchema),
     customer: PayoutCustomerSchema,
   },
-  { additionalProperties: false, description: 'Payout-create body (spec 2.4)' },
+  { additionalProperties: false, description: 'Payout-create body (spec 2.4)', examples: [createPayoutExample] },
 );
 
 export type CreatePayoutBodyInput = Static<typeof CreatePayoutBody>;
@@ -100,6 +101,7 @@ export const CreatePayoutResponse = Type.Object(
   {
     description:
       'The payout as the adapter left it: approved, declined, pending (settled later), or processing (the request failed; settled by status checks). Amount plus commission is held from available until it is approved (sent) or declined (released).',
+    examples: [createdPayoutExample],
   },
 );
 

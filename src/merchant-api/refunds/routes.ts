@@ -14,6 +14,7 @@ export async function refundRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/refunds',
     {
       schema: {
+        operationId: 'createRefund',
         summary: 'Refund an approved payment, wholly or in part (spec 2.5)',
         description:
           'Reserves amount + refund commission from the available balance (422 insufficient_balance otherwise: nothing is stored or sent), then sends the refund to the gateway the payment went through. Partial refunds are allowed until the captured amount is used up; concurrent refunds never exceed it. When refunds took everything captured and all are approved, the payment becomes refunded. The merchant is notified (type refund) of each final refund status. Idempotency-Key is supported.',
@@ -48,7 +49,10 @@ export async function refundRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/refunds/:token',
     {
       schema: {
+        operationId: 'getRefund',
         summary: 'Get one refund',
+        description:
+          "A refund of this merchant's payments in the key's environment, by the refund's own token (the `refund.token` of `POST /api/v1/refunds`): its amount, commission, status, and why it was declined. 404 `not_found` for any other token.",
         tags: ['refunds'],
         security,
         params: RefundTokenParams,

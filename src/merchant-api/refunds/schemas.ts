@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { REFUND_COUNT_MAX } from '../../flows/refund-amount.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { createdRefundExample, createRefundExample, refundDetailExample } from '../examples.ts';
 
 const TOKEN_LENGTH_MAX = 64;
 const AmountMinor = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'minor units (100 = 1.00 USD)' });
@@ -24,7 +25,7 @@ export const CreateRefundBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [createRefundExample] },
 );
 
 export const RefundTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: TOKEN_LENGTH_MAX, description: "the refund's token" }) });
@@ -48,23 +49,29 @@ export const CreateRefundResponse = Type.Object(
     token: Token32("the payment's token"),
     refund: Type.Object(refundFields),
   },
-  { description: 'the refund as the gateway left it: approved, declined, or pending (settled later; the merchant is notified of the final status)' },
+  {
+    description: 'the refund as the gateway left it: approved, declined, or pending (settled later; the merchant is notified of the final status)',
+    examples: [createdRefundExample],
+  },
 );
 
-export const RefundEnvelope = Type.Object({
-  success: Type.Literal(true),
-  result: Type.Literal(0),
-  status: Type.Literal(200),
-  errors: EmptyErrors,
-  token: Token32("the payment's token"),
-  refund: Type.Object({
-    ...refundFields,
-    decline_reason: Type.Union([Type.String(), Type.Null()], { description: 'why a declined refund was declined; null otherwise' }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    finalized_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it became approved or declined' }),
-  }),
-});
+export const RefundEnvelope = Type.Object(
+  {
+    success: Type.Literal(true),
+    result: Type.Literal(0),
+    status: Type.Literal(200),
+    errors: EmptyErrors,
+    token: Token32("the payment's token"),
+    refund: Type.Object({
+      ...refundFields,
+      decline_reason: Type.Union([Type.String(), Type.Null()], { description: 'why a declined refund was declined; null otherwise' }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+      finalized_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it became approved or declined' }),
+    }),
+  },
+  { examples: [refundDetailExample] },
+);
 
 export const ErrorEnvelope = errorEnvelopeSchema({
   meaning: 'a failure: nothing was reserved or refunded',
