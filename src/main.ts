@@ -8,7 +8,8 @@ const USAGE = `Usage: payrail <command> [options]
   start [--role all|api|worker|sandbox-adapter]  start the service (default: everything in one process)
   start --role sandbox-adapter [--transport http|rabbit]  rabbit: also consume its RabbitMQ queue (default PAYRAIL_SANDBOX_ADAPTER_TRANSPORT)
   migrate                      apply database migrations and exit
-  merchant create --name NAME  create a merchant and print its sandbox and production keys
+  merchant create --name NAME [--display-name TEXT]  create a merchant and print its sandbox and production keys
+  merchant update --id ID [--name NAME] [--display-name TEXT]  the display name is what the checkout shows ("" clears it)
   merchant list                list merchants
   merchant get --id ID
   merchant rotate-key --id ID --environment sandbox|production
@@ -50,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
       role: { type: 'string', default: 'all' },
       transport: { type: 'string' },
       name: { type: 'string' },
+      'display-name': { type: 'string' },
       id: { type: 'string' },
       environment: { type: 'string' },
       url: { type: 'string' },

@@ -1,5 +1,6 @@
 import { isFinal, type PaymentStatus } from '../domain/payment-status.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
+import { validateOrigin } from './csp.ts';
 
 const PENDING_BEFORE_PENDING_URL_MS = 20_000;
 
@@ -23,6 +24,30 @@ export function merchantDestination(payment: PaymentRow, now = Date.now()): stri
   return null;
 }
 
+// Where a failed payment's page sends the customer back to: the fail URL when given (spec 6.3 redirects there
+// before any page shows), else the merchant's site, the origin of its other URLs. Null: no merchant URL known.
+export function shopUrl(payment: PaymentRow): string | null {
+  if (payment.redirectFailUrl) return withQuery(payment.redirectFailUrl, payment.token, payment.status);
+  for (const url of [payment.redirectSuccessUrl, payment.pendingUrl]) {
+    if (url) return `${new URL(url).origin}/`;
+  }
+  return null;
+}
+
 export function isSettled(payment: PaymentRow, now = Date.now()): boolean {
   return isFinal(payment.status as PaymentStatus) || merchantDestination(payment, now) !== null;
+}
+
+// The origins a payment may end at. A page whose form posts to us names them in its CSP form-action: Chromium checks
+// a form post's whole redirect chain against it, and the post's answer may be 303 → our page → 303 → the merchant.
+export function destinationOrigins(payment: PaymentRow): string[] {
+  const origins = [payment.redirectSuccessUrl, payment.redirectFailUrl, payment.pendingUrl].flatMap((url) => {
+    if (url === null) return [];
+    try {
+      return [validateOrigin(new URL(url).origin)];
+    } catch {
+      return []; // checked at creation; an origin the policy cannot name only costs the direct redirect
+    }
+  });
+  return [...new Set(origins)];
 }

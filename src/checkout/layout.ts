@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../lib/html.ts';
 import { checkoutText, type CheckoutLocale } from './locales.ts';
+import { stateText } from './state-texts.ts';
 
 export interface PageResult {
   html: string;
@@ -8,6 +9,7 @@ export interface PageResult {
 
 const CHECKOUT_STYLESHEET_PATH = '/checkout/assets/checkout.css';
 const CHECKOUT_SCRIPT_PATH = '/checkout/assets/checkout.js';
+const CHECKOUT_FAVICON_PATH = '/checkout/assets/favicon.svg';
 
 // Inline SVG is markup, not a fetched image, so the icons need no img-src and no file.
 export const ICONS = {
@@ -18,10 +20,13 @@ export const ICONS = {
   refunded: html`<svg class="status-icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M17 20h13a7 7 0 0 1 0 14h-6M17 20l6-6M17 20l6 6" fill="none" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>`,
 } as const;
 
-// Every page: no inline script or style (the CSP forbids both), our two assets, a referrer that
+// Every page: no inline script or style (the CSP forbids both), our own assets, a referrer that
 // never carries the token-bearing path to a provider.
-export function renderDocument(input: { locale: CheckoutLocale; title: string; main: SafeHtml }): string {
+// merchant: the display name of the payment's merchant, in the title and the header (absent on the not-found page).
+export function renderDocument(input: { locale: CheckoutLocale; title: string; main: SafeHtml; merchant?: string | undefined }): string {
   const text = checkoutText(input.locale);
+  const title = input.merchant === undefined ? input.title : stateText(input.locale).documentTitle(input.title, input.merchant);
+  const merchant = input.merchant === undefined ? '' : html`<p id="merchant-name" class="merchant-name">${input.merchant}</p>`;
   return html`<!doctype html>
 <html lang="${text.htmlLang}">
 <head>
@@ -29,13 +34,14 @@ export function renderDocument(input: { locale: CheckoutLocale; title: string; m
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin">
 <meta name="robots" content="noindex, nofollow">
-<title>${input.title}</title>
+<title>${title}</title>
+<link rel="icon" href="${CHECKOUT_FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${CHECKOUT_STYLESHEET_PATH}">
 <script src="${CHECKOUT_SCRIPT_PATH}" defer></script>
 </head>
 <body>
 <main class="card">
-<header class="card-header">${ICONS.lock}<span>${text.secureCheckout}</span></header>
+<header class="card-header">${merchant}<p class="secure-badge">${ICONS.lock}<span>${text.secureCheckout}</span></p></header>
 ${input.main}
 </main>
 </body>

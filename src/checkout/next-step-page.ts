@@ -19,6 +19,7 @@ export interface NextStepPageInput {
   actionUrl: string; // our POST url
   values?: Readonly<Record<string, string>>; // what the customer typed, shown again with the errors
   errors?: readonly NextStepFieldError[];
+  merchant?: string; // the merchant's display name, in the title and header
 }
 
 const INPUT_TYPES: Readonly<Record<Exclude<StepField['type'], 'select'>, string>> = { text: 'text', tel: 'tel', email: 'email' };
@@ -55,7 +56,7 @@ ${fields}
 </form>
 </section>
 <p class="secure-note">${ICONS.lock}<span>${text.secureCheckout}</span></p>`;
-  return { html: renderDocument({ locale: input.locale, title: steps.nextStepTitle, main }), csp: checkoutCsp() };
+  return { html: renderDocument({ locale: input.locale, title: steps.nextStepTitle, main, merchant: input.merchant }), csp: checkoutCsp() };
 }
 
 function renderStepField(field: StepField, steps: StepText, value: string, error: NextStepFieldError | undefined, autofocus: boolean): SafeHtml {

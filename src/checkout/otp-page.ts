@@ -17,6 +17,7 @@ export interface OtpPageInput {
   notice: StepNotice | null;
   codeUrl: string; // our POST url of the code form
   resendUrl: string; // our POST url of "send again"
+  merchant?: string; // the merchant's display name, in the title and header
 }
 
 // The secure code an adapter asked for (secure_code_request): one code input posting to us, and "send again"
@@ -54,5 +55,5 @@ ${notice}
 ${resend}
 </section>
 <p class="secure-note">${ICONS.lock}<span>${text.secureCheckout}</span></p>`;
-  return { html: renderDocument({ locale: input.locale, title: steps.codeTitle, main }), csp: checkoutCsp() };
+  return { html: renderDocument({ locale: input.locale, title: steps.codeTitle, main, merchant: input.merchant }), csp: checkoutCsp() };
 }

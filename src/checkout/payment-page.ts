@@ -1,13 +1,18 @@
 import type { TString, TStringOptions } from 'typebox';
-import { CARD_EXPIRES_PATTERN, CardSchema, CVV_PATTERN, PAN_PATTERN } from '../contract/card-schema.ts';
+import { CardSchema, CVV_PATTERN, PAN_PATTERN } from '../contract/card-schema.ts';
+import { earliestValidMonthIndex, FORM_EXPIRES_PATTERN } from '../domain/card-checks.ts';
+import { cardCheckText } from './card-check-texts.ts';
 import { checkoutCsp } from './csp.ts';
-import { formatAmount } from './format-amount.ts';
+import { formatAmount } from '../domain/format-amount.ts';
 import { html, type SafeHtml } from '../lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
+import { stateText } from './state-texts.ts';
 
 const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
+// format: the value's shape; check_digit: a card number whose digits do not add up (Luhn); expired: a past expiry.
+export type CardFieldProblem = 'format' | 'check_digit' | 'expired';
 
 interface PaymentPageFieldError {
   field: string; // a CardField shows next to its input; anything else shows in #form-errors
@@ -24,6 +29,8 @@ export interface PaymentPageInput {
   actionUrl: string; // our own POST url
   errors?: readonly PaymentPageFieldError[];
   values?: { holder?: string; expires?: string }; // pan and cvv are never rendered back
+  now?: Date; // the month an expiry must not be before, for the browser's check
+  merchant?: string; // the merchant's display name: the page's heading and title
 }
 
 // The browser checks what the server checks: the same patterns and lengths, read from CardSchema.
@@ -34,7 +41,7 @@ const PAN_LENGTH_MAX = requiredNumber(panSchema.maxLength, 'pan maxLength');
 const HOLDER_LENGTH_MIN = requiredNumber(holderSchema.minLength, 'holder minLength');
 const HOLDER_LENGTH_MAX = requiredNumber(holderSchema.maxLength, 'holder maxLength');
 const HOLDER_PATTERN = String(holderSchema.pattern ?? '');
-const EXPIRES_LENGTH_MAX = 'MM/YYYY'.length;
+const EXPIRES_LENGTH_MAX = 'MM / YYYY'.length;
 const CVV_LENGTH_MAX = 3;
 
 function requiredNumber(value: number | undefined, name: string): number {
@@ -46,9 +53,12 @@ function isCardField(field: string): field is CardField {
   return (CARD_FIELDS as readonly string[]).includes(field);
 }
 
-// Only the localized invalid-value message per field; the route may pass these as server errors.
-export function cardFieldMessage(locale: CheckoutLocale, field: CardField): string {
+// Only the localized message per field and problem; the route may pass these as server errors.
+export function cardFieldMessage(locale: CheckoutLocale, field: CardField, problem: CardFieldProblem = 'format'): string {
   const text = checkoutText(locale);
+  const checks = cardCheckText(locale);
+  if (problem === 'check_digit' && field === 'pan') return checks.panCheckDigit;
+  if (problem === 'expired' && field === 'expires') return checks.cardExpired;
   const messages: Record<CardField, string> = {
     pan: text.panInvalid,
     expires: text.expiresInvalid,
@@ -82,7 +92,14 @@ function renderField(view: FieldView): SafeHtml {
 </div>`;
 }
 
+// YYYY-MM: checkout.js refuses an expiry before it, as parseCardForm does.
+function monthText(monthIndex: number): string {
+  return `${Math.floor(monthIndex / 12)}-${String((monthIndex % 12) + 1).padStart(2, '0')}`;
+}
+
 function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
+  const checks = cardCheckText(input.locale);
+  const validFrom = monthText(earliestValidMonthIndex(input.now ?? new Date()));
   const errorByField = new Map<string, string>();
   for (const error of input.errors ?? []) {
     if (isCardField(error.field) && !errorByField.has(error.field)) errorByField.set(error.field, error.message);
@@ -99,12 +116,12 @@ function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
   const pan = view(
     'pan',
     text.cardNumberLabel,
-    html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}"`,
+    html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}" data-check="check-digit" data-check-message="${checks.panCheckDigit}"`,
   );
   const expires = view(
     'expires',
     text.expiresLabel,
-    html`inputmode="numeric" autocomplete="cc-exp" maxlength="${EXPIRES_LENGTH_MAX}" placeholder="${text.expiresPlaceholder}" value="${input.values?.expires ?? ''}" data-pattern="${CARD_EXPIRES_PATTERN}" data-message="${text.expiresInvalid}"`,
+    html`inputmode="numeric" autocomplete="cc-exp" maxlength="${EXPIRES_LENGTH_MAX}" placeholder="${text.expiresPlaceholder}" value="${input.values?.expires ?? ''}" data-pattern="${FORM_EXPIRES_PATTERN}" data-message="${text.expiresInvalid}" data-check="expiry" data-valid-from="${validFrom}" data-check-message="${checks.cardExpired}"`,
   );
   const cvv = view(
     'cvv',
@@ -136,18 +153,19 @@ function renderFormErrors(input: PaymentPageInput, text: CheckoutText): SafeHtml
 export function renderPaymentPage(input: PaymentPageInput): PageResult {
   const text = checkoutText(input.locale);
   const amountText = formatAmount(input.amountMinor, input.currency, input.exponent, input.locale);
-  const main = html`<section class="summary" aria-label="${text.productLabel}">
+  const main = html`<h1 id="page-heading" class="page-heading">${input.merchant === undefined ? text.pageTitle : stateText(input.locale).payMerchant(input.merchant)}</h1>
+<section class="summary" aria-label="${text.productLabel}">
 <p class="summary-product"><span class="summary-label">${text.productLabel}</span> <span id="product">${input.product}</span></p>
 <p class="summary-amount"><span class="summary-label">${text.amountLabel}</span> <strong id="amount">${amountText}</strong></p>
 </section>
 <form id="card-form" class="card-form" method="post" action="${input.actionUrl}" novalidate data-payment-token="${input.token}">
 ${renderFormErrors(input, text)}
 ${renderFields(input, text)}
-<button id="pay" class="button button-primary" type="submit" data-busy-text="${text.payBusy}">${text.payButton(amountText)}</button>
+<button id="pay" class="button button-primary" type="submit" data-busy-text="${text.payBusy}" data-slow-text="${stateText(input.locale).slowWait}">${text.payButton(amountText)}</button>
 </form>
 <p class="secure-note">${ICONS.lock}<span>${text.secureNote}</span></p>`;
   return {
-    html: renderDocument({ locale: input.locale, title: `${text.pageTitle} · ${amountText}`, main }),
+    html: renderDocument({ locale: input.locale, title: `${text.pageTitle} · ${amountText}`, main, merchant: input.merchant }),
     csp: checkoutCsp(),
   };
 }

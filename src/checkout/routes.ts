@@ -9,14 +9,14 @@ import { confirmWalletPayment } from '../flows/wallet-payment.ts';
 import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { ApiError } from '../lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../lib/rate-limits.ts';
-import type { PaymentRow } from '../store/payments-repo.ts';
-import { loadCheckoutPayment } from '../flows/checkout-payment.ts';
+import { loadCheckoutPayment, type CheckoutPayment } from '../flows/checkout-payment.ts';
 import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
 import { parseCardForm } from './card-form.ts';
-import { CspSourceError } from './csp.ts';
-import { isSettled, merchantDestination } from './destinations.ts';
-import { formatAmount } from './format-amount.ts';
-import { normalizeLocale, type CheckoutLocale } from './locales.ts';
+import { checkoutCsp, CspSourceError } from './csp.ts';
+import { destinationOrigins, isSettled, merchantDestination, shopUrl } from './destinations.ts';
+import { formatAmount } from '../domain/format-amount.ts';
+import type { CheckoutLocale } from './locales.ts';
+import { registerCheckoutNotFound } from './not-found.ts';
 import {
   cardFieldMessage,
   isCrossSitePost,
@@ -28,143 +28,187 @@ import {
   type PageResult,
   type RedirectPageInput,
 } from './pages.ts';
+import { requestLocale } from './request-locale.ts';
+import { stateText } from './state-texts.ts';
 import { renderRefusedPage } from './status-pages.ts';
 import { checkoutJson, wantsJson } from './json-view.ts';
 import { registerStepRoutes, stepPageOf, stepUrls } from './step-routes.ts';
 import { currentPendingStep } from '../domain/pending-step.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
-const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 5 })) });
+const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 64 })) });
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const AssetParams = Type.Object({ name: Type.String({ maxLength: 64 }) });
 
+type LocaleRequest = { query: { locale?: string | undefined }; headers: { 'accept-language'?: string | undefined } };
+
 // The hosted payment page (spec 1, 6.3): card form → adapter /pay → 3-D Secure or waiting → the merchant's URLs.
+// Every form post is answered 303 (post/redirect/get), so Back and Reload never post again; only a refused form
+// is rendered as the post's answer (checkout.js turns that history entry into a GET).
 export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
+  registerCheckoutNotFound(app);
   const context = app.payrail;
   const deps = { context, adapterClient: context.adapterClient };
-  const urls = (token: string) => ({
-    page: `/checkout/${token}`,
-    status: `/checkout/${token}/status`,
-    back: `/checkout/${token}/return`,
+  const urls = (token: string, locale: CheckoutLocale) => ({
+    page: `/checkout/${token}?locale=${locale}`,
+    status: `/checkout/${token}/status?locale=${locale}`,
+    landing: `/checkout/${token}/return?locale=${locale}`,
   });
   const schema = { hide: true, params: TokenParams, querystring: LocaleQuery };
   const limits = context.config.rateLimits;
   // Card testing goes through this form: each address gets a few tries per window.
   const formPostLimit = rateLimitHook(app, [{ name: 'IP address', max: limits.checkoutPostIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]);
 
-  const load = (token: string): Promise<PaymentRow> => loadCheckoutPayment(context.database.db, token);
+  const load = (token: string): Promise<CheckoutPayment> => loadCheckoutPayment(context.database.db, token);
+  const localeOf = (request: LocaleRequest, payment: CheckoutPayment): CheckoutLocale =>
+    requestLocale(request.query.locale, request.headers['accept-language'], payment.locale);
   const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
     reply.code(statusCode).header('content-security-policy', page.csp).header('x-frame-options', 'DENY').type('text/html; charset=utf-8').send(page.html);
-  const amountText = (payment: PaymentRow, locale: CheckoutLocale) =>
+  // A page with a form posting to us may be answered 303 → our page → 303 → the merchant: its form-action names
+  // the merchant's destinations too.
+  const withFormCsp = (page: PageResult, payment: CheckoutPayment): PageResult => ({
+    ...page,
+    csp: checkoutCsp({ formActionOrigins: destinationOrigins(payment) }),
+  });
+  const amountText = (payment: CheckoutPayment, locale: CheckoutLocale) =>
     formatAmount(payment.amountMinor, payment.currency, currencyExponent(context.currencies, payment.currency) ?? 2, locale);
 
   // Where a payment stands decides the page: card form, 3-D Secure step, waiting, or the end.
-  const cardPage = (payment: PaymentRow, locale: CheckoutLocale, extra: Pick<Parameters<typeof renderPaymentPage>[0], 'errors' | 'values'> = {}) =>
-    renderPaymentPage({
-      token: payment.token,
-      locale,
-      product: payment.product,
-      amountMinor: payment.amountMinor,
-      currency: payment.currency,
-      exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
-      actionUrl: `${urls(payment.token).page}?locale=${locale}`,
-      ...extra,
-    });
+  const cardPage = (payment: CheckoutPayment, locale: CheckoutLocale, extra: Pick<Parameters<typeof renderPaymentPage>[0], 'errors' | 'values'> = {}) =>
+    withFormCsp(
+      renderPaymentPage({
+        token: payment.token,
+        locale,
+        product: payment.product,
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
+        actionUrl: urls(payment.token, locale).page,
+        merchant: payment.merchantDisplayName,
+        ...extra,
+      }),
+      payment,
+    );
 
   // A walletToken payment asks the customer to confirm a charge to the saved card instead (wallet-page.ts).
-  const walletPage = (payment: PaymentRow, locale: CheckoutLocale) =>
-    renderWalletPage({
-      token: payment.token,
-      locale,
-      product: payment.product,
-      amountMinor: payment.amountMinor,
-      currency: payment.currency,
-      exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
-      cardMask: payment.cardMask,
-      cardHolder: payment.cardHolder,
-      actionUrl: `/checkout/${payment.token}/confirm?locale=${locale}`,
-    });
+  const walletPage = (payment: CheckoutPayment, locale: CheckoutLocale) =>
+    withFormCsp(
+      renderWalletPage({
+        token: payment.token,
+        locale,
+        product: payment.product,
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
+        cardMask: payment.cardMask,
+        cardHolder: payment.cardHolder,
+        actionUrl: `/checkout/${payment.token}/confirm?locale=${locale}`,
+        merchant: payment.merchantDisplayName,
+      }),
+      payment,
+    );
 
-  // After a form post (ours or an issuer's 3-D Secure page), CSP form-action forbids redirecting to the
-  // merchant's origin, so the waiting page's script navigates there instead, at its first poll.
-  const showState = (reply: FastifyReply, payment: PaymentRow, locale: CheckoutLocale, afterFormPost = false) => {
+  const waitingPage = (payment: CheckoutPayment, locale: CheckoutLocale, goTo: string | null = null) =>
+    renderWaitingPage({ locale, statusUrl: urls(payment.token, locale).status, merchant: payment.merchantDisplayName, goTo });
+
+  // landing: the page after someone else's form post (an issuer's 3-D Secure page, TermUrl). That page's CSP
+  // form-action may not allow the merchant's origin, so a destination is reached by checkout.js, at once; and the
+  // 3-D Secure step it returns from is done, so a pending payment waits instead of being sent there again.
+  const showState = (reply: FastifyReply, log: FastifyBaseLogger, payment: CheckoutPayment, locale: CheckoutLocale, landing: boolean) => {
     // A secure code or more data the adapter asks for (issue 10) comes before any destination.
-    const stepPage = stepPageOf(payment, locale, amountText(payment, locale), stepUrls(payment.token, locale));
-    if (stepPage) return send(reply, stepPage);
+    const stepPage = stepPageOf(payment, locale, amountText(payment, locale), stepUrls(payment.token, locale), null, payment.merchantDisplayName);
+    if (stepPage) return send(reply, withFormCsp(stepPage, payment));
     const destination = merchantDestination(payment);
-    if (destination && afterFormPost) return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
-    if (destination) return reply.redirect(destination, 303);
+    if (destination !== null) {
+      const reachable = !landing && destinationOrigins(payment).includes(new URL(destination).origin.toLowerCase());
+      return reachable ? reply.redirect(destination, 303) : send(reply, waitingPage(payment, locale, destination));
+    }
     const status = payment.status as PaymentStatus;
     if (status === 'init') return send(reply, payment.walletToken === null ? cardPage(payment, locale) : walletPage(payment, locale));
-    if (status === 'pending' || status === 'processing') return send(reply, renderWaitingPage({ locale, statusUrl: urls(payment.token).status }));
-    return send(reply, renderResultPage({ locale, status, product: payment.product, amountText: amountText(payment, locale), reason: payment.declineReason }));
+    const redirect = payment.redirectRequest as RedirectRequest | null;
+    if (status === 'pending' && redirect !== null && !landing) {
+      return send(
+        reply,
+        redirectOrWaitingPage(log, { locale, redirect, statusUrl: urls(payment.token, locale).status, merchant: payment.merchantDisplayName }),
+      );
+    }
+    if (status === 'pending' || status === 'processing') return send(reply, waitingPage(payment, locale));
+    return send(
+      reply,
+      renderResultPage({
+        locale,
+        status,
+        product: payment.product,
+        amountText: amountText(payment, locale),
+        reason: payment.declineReason,
+        backUrl: shopUrl(payment),
+        merchant: payment.merchantDisplayName,
+        note: stateText(locale).reopened[status] ?? null,
+      }),
+    );
   };
 
   routes.get('/checkout/:token', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
     if (wantsJson(request.headers.accept, payment)) return reply.send(await checkoutJson(deps, payment, request.ip));
-    return showState(reply, payment, locale);
+    return showState(reply, request.log, payment, localeOf(request, payment), false);
   });
 
   routes.post('/checkout/:token', { schema, onRequest: formPostLimit }, async (request, reply) => {
     const payment = await load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
-    if (payment.status !== 'init' || payment.walletToken !== null) return reply.redirect(urls(payment.token).back, 303);
+    const locale = localeOf(request, payment);
+    const page = urls(payment.token, locale).page;
+    if (payment.status !== 'init' || payment.walletToken !== null) return reply.redirect(page, 303);
     const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
     const parsed = parseCardForm(form);
     if ('invalidFields' in parsed) {
-      const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field) }));
+      const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field, parsed.problems[field]) }));
       const typed = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalBeforeSending);
-    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale }), processed.refusedStatus);
-    const redirect = processed.redirectRequest as RedirectRequest | null;
-    if (processed.status === 'pending' && redirect) {
-      return send(reply, redirectOrWaitingPage(request.log, { locale, redirect, statusUrl: urls(payment.token).status }));
-    }
-    return showState(reply, processed, locale, true);
+    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
+    return reply.redirect(page, 303);
   });
 
   // A walletToken payment's Confirm (flows/wallet-payment.ts): rate-limited like the card form; a post another site
   // made (Fetch Metadata) only shows the customer the page.
   routes.post('/checkout/:token/confirm', { schema, onRequest: formPostLimit }, async (request, reply) => {
     const payment = await load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    const locale = localeOf(request, payment);
+    const page = urls(payment.token, locale).page;
     if (payment.status !== 'init' || payment.walletToken === null || isCrossSitePost(request.headers['sec-fetch-site'])) {
-      return reply.redirect(urls(payment.token).back, 303);
+      return reply.redirect(page, 303);
     }
     const processed = await confirmWalletPayment(deps, payment, { ip: request.ip }).catch(refusalBeforeSending);
-    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale }), processed.refusedStatus);
-    const redirect = processed.redirectRequest as RedirectRequest | null;
-    if (processed.status === 'pending' && redirect) {
-      return send(reply, redirectOrWaitingPage(request.log, { locale, redirect, statusUrl: urls(payment.token).status }));
-    }
-    return showState(reply, processed, locale, true);
+    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
+    return reply.redirect(page, 303);
   });
 
-  // TermUrl of 3-D Secure and the landing after /pay: GET, or POST as issuers do.
-  const landing = async (request: { method: string; params: { token: string }; query: { locale?: string } }, reply: FastifyReply) => {
+  // TermUrl of 3-D Secure and the landing after /pay: GET, or POST as issuers do (answered 303 to the GET).
+  routes.get('/checkout/:token/return', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
-    return showState(reply, payment, normalizeLocale(request.query.locale ?? payment.locale), true);
-  };
-  routes.get('/checkout/:token/return', { schema }, landing);
-  routes.post('/checkout/:token/return', { schema }, landing);
+    return showState(reply, request.log, payment, localeOf(request, payment), true);
+  });
+  routes.post('/checkout/:token/return', { schema }, async (request, reply) => {
+    const payment = await load(request.params.token);
+    return reply.redirect(urls(payment.token, localeOf(request, payment)).landing, 303);
+  });
 
-  await registerStepRoutes(app, deps, { load, send, amountText, redirectPage: redirectOrWaitingPage, formPostLimit });
+  await registerStepRoutes(app, deps, { load, localeOf, send, withFormCsp, amountText, formPostLimit });
 
   routes.get('/checkout/:token/status', { schema }, async (request) => {
     const payment = await load(request.params.token);
+    const locale = localeOf(request, payment);
     // An authorization (two-step payment) is the end of the customer's part: the merchant confirms it later.
     const settled = isSettled(payment) || payment.status === 'authorized';
     // A step the provider asked for meanwhile (issue 10) ends the customer's wait too: the page moves on to it.
     if (!settled && currentPendingStep(payment) !== null) {
-      return { status: payment.status, final: true, redirectUrl: stepUrls(payment.token, normalizeLocale(request.query.locale ?? payment.locale)).page };
+      return { status: payment.status, final: true, redirectUrl: stepUrls(payment.token, locale).page };
     }
-    return { status: payment.status, final: settled, redirectUrl: settled ? (merchantDestination(payment) ?? urls(payment.token).back) : null };
+    return { status: payment.status, final: settled, redirectUrl: settled ? (merchantDestination(payment) ?? urls(payment.token, locale).page) : null };
   });
 
   routes.get('/checkout/assets/:name', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
@@ -173,6 +217,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     return reply.header('content-type', asset.contentType).header('etag', asset.etag).header('cache-control', 'public, max-age=300').send(asset.body);
   });
+  // Browsers ask every origin for /favicon.ico; the checkout's SVG icon answers instead of a logged 404.
+  routes.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/checkout/assets/favicon.svg', 301));
 }
 
 // Refusals before anything reached a gateway: a disabled merchant (merchant_disabled), or no gateway of the
@@ -194,6 +240,6 @@ function redirectOrWaitingPage(log: FastifyBaseLogger, input: RedirectPageInput)
   } catch (error) {
     if (!(error instanceof CspSourceError)) throw error;
     log.warn({ redirectType: input.redirect.type, reason: error.message }, 'gateway redirect_request cannot be shown; the waiting page stands in');
-    return renderWaitingPage({ locale: input.locale, statusUrl: input.statusUrl });
+    return renderWaitingPage({ locale: input.locale, statusUrl: input.statusUrl, merchant: input.merchant });
   }
 }

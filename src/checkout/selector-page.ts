@@ -53,6 +53,7 @@ export interface SelectorPageInput {
   product: string;
   amountText: string;
   providers: readonly { alias: string; href: string }[];
+  merchant?: string; // the merchant's display name, in the title and header
 }
 
 export function renderSelectorPage(input: SelectorPageInput): PageResult {
@@ -72,7 +73,7 @@ ${input.providers.map(
 <h1>${text.title}</h1>
 <p class="lead">${text.lead}</p>
 ${list}`;
-  return { html: renderDocument({ locale: input.locale, title: text.title, main }), csp: checkoutCsp() };
+  return { html: renderDocument({ locale: input.locale, title: text.title, main, merchant: input.merchant }), csp: checkoutCsp() };
 }
 
 export function renderUnknownPaymentPage(locale: CheckoutLocale): PageResult {

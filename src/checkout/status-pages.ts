@@ -2,10 +2,15 @@ import { checkoutCsp } from './csp.ts';
 import { html, type SafeHtml } from '../lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type ResultStatus } from './locales.ts';
+import { declineClassOf } from '../domain/decline-class.ts';
+import { declineText } from './decline-texts.ts';
+import { stateText } from './state-texts.ts';
 
 export interface WaitingPageInput {
   locale: CheckoutLocale;
   statusUrl: string; // same-origin JSON endpoint (connect-src 'self')
+  merchant?: string; // the merchant's display name, in the title and header
+  goTo?: string | null; // a final payment's destination: checkout.js goes there at once, without a first poll
 }
 
 export interface ResultPageInput {
@@ -13,16 +18,24 @@ export interface ResultPageInput {
   status: ResultStatus;
   product: string;
   amountText: string;
-  reason?: string | null;
+  reason?: string | null; // the gateway's words: only their class is shown (domain/decline-class.ts)
+  backUrl?: string | null; // the merchant's shop (destinations.ts shopUrl): a failed payment's page links back to it
+  merchant?: string; // the merchant's display name, in the title and header
+  note?: string | null; // what a link opened again after the end means (already paid, expired, …)
 }
 
-// checkout.js polls data-status-url and, after its time limit, shows data-timeout-message and
-// reveals #check-again. Without JavaScript the <noscript> link reloads the page by hand.
-export function renderWaitingBlock(locale: CheckoutLocale, statusUrl: string, message: string): SafeHtml {
+const FAILED_STATUSES: ReadonlySet<ResultStatus> = new Set(['declined', 'expired', 'cancelled']);
+
+// checkout.js polls data-status-url, explains after a few seconds that the bank is slow (data-slow-message, in
+// #slow-note), and after its time limit shows data-timeout-message and reveals #check-again. With data-go-to it
+// navigates there at once. Without JavaScript the <noscript> link reloads the page by hand.
+export function renderWaitingBlock(locale: CheckoutLocale, statusUrl: string, message: string, goTo: string | null = null): SafeHtml {
   const text = checkoutText(locale);
-  return html`<div id="waiting" class="waiting" role="status" aria-live="polite" data-status-url="${statusUrl}" data-timeout-message="${text.waitingTimeout}">
+  const goToAttribute = goTo === null ? '' : html` data-go-to="${goTo}"`;
+  return html`<div id="waiting" class="waiting" role="status" aria-live="polite" data-status-url="${statusUrl}" data-timeout-message="${text.waitingTimeout}" data-slow-message="${stateText(locale).slowWait}"${goToAttribute}>
 <span class="spinner" aria-hidden="true"></span>
 <p id="waiting-message">${message}</p>
+<p id="slow-note" class="slow-note" hidden></p>
 </div>
 <a id="check-again" class="button button-secondary" href="" hidden>${text.checkAgain}</a>
 <noscript><a class="button button-secondary" href="">${text.checkAgain}</a></noscript>`;
@@ -32,10 +45,10 @@ export function renderWaitingPage(input: WaitingPageInput): PageResult {
   const text = checkoutText(input.locale);
   const main = html`<section class="status-panel">
 <h1>${text.processingTitle}</h1>
-${renderWaitingBlock(input.locale, input.statusUrl, text.processingMessage)}
+${renderWaitingBlock(input.locale, input.statusUrl, text.processingMessage, input.goTo ?? null)}
 </section>`;
   return {
-    html: renderDocument({ locale: input.locale, title: text.processingTitle, main }),
+    html: renderDocument({ locale: input.locale, title: text.processingTitle, main, merchant: input.merchant }),
     csp: checkoutCsp(),
   };
 }
@@ -52,28 +65,42 @@ const RESULT_ICON: Readonly<Record<ResultStatus, SafeHtml>> = {
 
 export function renderResultPage(input: ResultPageInput): PageResult {
   const text = checkoutText(input.locale);
+  const declines = declineText(input.locale);
+  const declineClass = declineClassOf(input.reason);
   const reason =
-    input.reason === undefined || input.reason === null || input.reason.trim() === ''
-      ? ''
-      : html`<div class="summary-line"><dt>${text.reasonLabel}</dt><dd id="result-reason">${input.reason}</dd></div>`;
+    input.status === 'declined'
+      ? html`<div class="summary-line"><dt>${text.reasonLabel}</dt><dd id="result-reason" data-decline-class="${declineClass}">${declines.reason[declineClass]}</dd></div>`
+      : '';
+  // The merchant's URL was checked at creation; only a web address becomes a link (never javascript:).
+  const backUrl = input.backUrl !== undefined && input.backUrl !== null && /^https?:\/\//i.test(input.backUrl) ? input.backUrl : null;
+  const back =
+    backUrl !== null && FAILED_STATUSES.has(input.status)
+      ? html`
+<a id="back-to-shop" class="button button-secondary" href="${backUrl}">${declines.backToShop}</a>`
+      : '';
   const main = html`<section id="result" class="status-panel result result-${input.status}" data-status="${input.status}">
 ${RESULT_ICON[input.status]}
 <h1>${text.resultTitle[input.status]}</h1>
-<p class="result-message">${text.resultMessage[input.status]}</p>
+<p class="result-message">${text.resultMessage[input.status]}</p>${
+    input.note === undefined || input.note === null
+      ? ''
+      : html`
+<p id="result-note" class="result-note">${input.note}</p>`
+  }
 <dl class="summary summary-list">
 <div class="summary-line"><dt>${text.productLabel}</dt><dd id="product">${input.product}</dd></div>
 <div class="summary-line"><dt>${text.amountSummaryLabel}</dt><dd id="amount">${input.amountText}</dd></div>
 ${reason}
-</dl>
+</dl>${back}
 </section>`;
   return {
-    html: renderDocument({ locale: input.locale, title: text.resultTitle[input.status], main }),
+    html: renderDocument({ locale: input.locale, title: text.resultTitle[input.status], main, merchant: input.merchant }),
     csp: checkoutCsp(),
   };
 }
 
 // The merchant may not take payments (disabled): nothing was sent, and the form is not offered again.
-export function renderRefusedPage(input: { locale: CheckoutLocale }): PageResult {
+export function renderRefusedPage(input: { locale: CheckoutLocale; merchant?: string }): PageResult {
   const text = checkoutText(input.locale);
   const main = html`<section id="result" class="status-panel result result-declined" data-status="refused">
 ${ICONS.declined}
@@ -81,7 +108,7 @@ ${ICONS.declined}
 <p class="result-message">${text.refusedMessage}</p>
 </section>`;
   return {
-    html: renderDocument({ locale: input.locale, title: text.refusedTitle, main }),
+    html: renderDocument({ locale: input.locale, title: text.refusedTitle, main, merchant: input.merchant }),
     csp: checkoutCsp(),
   };
 }

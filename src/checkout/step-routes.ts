@@ -1,35 +1,36 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
 import Type from 'typebox';
-import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { currentPendingStep, nextStepRefusal, resendWaitS, SECURE_CODE_ATTEMPTS_MAX, secureCodeRefusal } from '../domain/pending-step.ts';
 import { STEP_FIELD_ERROR_CODES, submitNextStep } from '../flows/next-payment-step.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
 import { resendSecureCode, submitSecureCode } from '../flows/secure-code.ts';
 import type { StepOutcome } from '../flows/step-exchange.ts';
 import { ApiError } from '../lib/errors.ts';
+import type { CheckoutPayment } from '../flows/checkout-payment.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import type { PageResult, RedirectPageInput } from './pages.ts';
+import type { PageResult } from './pages.ts';
 import { isCrossSitePost } from './pages.ts';
-import { normalizeLocale, type CheckoutLocale } from './locales.ts';
+import type { CheckoutLocale } from './locales.ts';
 import { renderNextStepPage, type NextStepFieldError } from './next-step-page.ts';
 import { renderOtpPage } from './otp-page.ts';
 import { stepNoticeOf, type StepNotice } from './step-texts.ts';
 
 // The hosted pages of a step an adapter asks for (issue 10): the secure code page and the next step form. Each
 // form posts to us and is answered 303 (post/redirect/get): to the step page again with a notice while the step
-// stands, to the landing page (/return) once it is done, or with the provider's redirect page when it asks for one.
+// stands, else to the payment's page, which shows the provider's redirect page, the wait or the end.
 
 export interface StepRouteHelpers {
-  load(token: string): Promise<PaymentRow>;
+  load(token: string): Promise<CheckoutPayment>;
+  localeOf(request: { query: { locale?: string | undefined }; headers: { 'accept-language'?: string | undefined } }, payment: CheckoutPayment): CheckoutLocale;
   send(reply: FastifyReply, page: PageResult, statusCode?: number): FastifyReply;
+  withFormCsp(page: PageResult, payment: CheckoutPayment): PageResult;
   amountText(payment: PaymentRow, locale: CheckoutLocale): string;
-  redirectPage(log: FastifyBaseLogger, input: RedirectPageInput): PageResult;
   formPostLimit: onRequestAsyncHookHandler;
 }
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
-const StepQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 5 })), notice: Type.Optional(Type.String({ maxLength: 32 })) });
+const StepQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 64 })), notice: Type.Optional(Type.String({ maxLength: 32 })) });
 
 // The page of the step a pending payment waits on, or null: none, or none Payrail still takes answers to (then the
 // customer waits for the provider's final status like any pending payment).
@@ -39,10 +40,11 @@ export function stepPageOf(
   amountText: string,
   urls: { code: string; resend: string; step: string },
   notice: StepNotice | null = null,
+  merchant?: string,
 ): PageResult | null {
   const pending = currentPendingStep(payment);
   if (pending === null) return null;
-  const common = { locale, product: payment.product, amountText, notice };
+  const common = { locale, product: payment.product, amountText, notice, ...(merchant === undefined ? {} : { merchant }) };
   if (pending.step.kind === 'next_step') {
     if (nextStepRefusal(pending) !== null) return null;
     return renderNextStepPage({ ...common, request: pending.step.nextStep, actionUrl: urls.step });
@@ -66,7 +68,7 @@ export function stepUrls(token: string, locale: CheckoutLocale) {
     code: `/checkout/${token}/secure_code?locale=${locale}`,
     resend: `/checkout/${token}/resend_otp?locale=${locale}`,
     step: `/checkout/${token}/next_step?locale=${locale}`,
-    landing: `/checkout/${token}/return?locale=${locale}`,
+    checkout: `/checkout/${token}?locale=${locale}`,
   };
 }
 
@@ -88,20 +90,17 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
 
   routes.get('/checkout/:token/step', { schema }, async (request, reply) => {
     const payment = await helpers.load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    const locale = helpers.localeOf(request, payment);
     const urls = stepUrls(payment.token, locale);
-    const page = stepPageOf(payment, locale, helpers.amountText(payment, locale), urls, stepNoticeOf(request.query.notice));
-    return page === null ? reply.redirect(urls.landing, 303) : helpers.send(reply, page);
+    const page = stepPageOf(payment, locale, helpers.amountText(payment, locale), urls, stepNoticeOf(request.query.notice), payment.merchantDisplayName);
+    return page === null ? reply.redirect(urls.checkout, 303) : helpers.send(reply, helpers.withFormCsp(page, payment));
   });
 
-  // Where a step answer leads: the provider's redirect (shown at once), the step again, or the landing page.
-  const afterAnswer = (reply: FastifyReply, log: FastifyBaseLogger, result: StepOutcome, locale: CheckoutLocale, rejectedNotice: StepNotice) => {
+  // Where a step answer leads: the step again with a notice, or the payment's page (the provider's redirect page
+  // when it asked for one, the wait, or the end).
+  const afterAnswer = (reply: FastifyReply, result: StepOutcome, locale: CheckoutLocale, rejectedNotice: StepNotice) => {
     const urls = stepUrls(result.payment.token, locale);
-    const redirect = result.payment.redirectRequest as RedirectRequest | null;
-    if (result.payment.status === 'pending' && redirect && result.outcome.redirectRequest) {
-      return helpers.send(reply, helpers.redirectPage(log, { locale, redirect, statusUrl: `/checkout/${result.payment.token}/status` }));
-    }
-    if (currentPendingStep(result.payment) === null) return reply.redirect(urls.landing, 303);
+    if (currentPendingStep(result.payment) === null) return reply.redirect(urls.checkout, 303);
     const notice: StepNotice = result.answered ? rejectedNotice : 'provider_unreachable';
     return reply.redirect(`${urls.page}&notice=${notice}`, 303);
   };
@@ -116,12 +115,12 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
 
   routes.post('/checkout/:token/secure_code', { schema, onRequest: helpers.formPostLimit }, async (request, reply) => {
     const payment = await helpers.load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    const locale = helpers.localeOf(request, payment);
     if (crossSite(request.headers)) return reply.redirect(stepUrls(payment.token, locale).page, 303);
     const code = (request.body as Record<string, unknown> | undefined)?.['code'];
     try {
       const result = await submitSecureCode(deps, { payment }, typeof code === 'string' ? code : '');
-      return afterAnswer(reply, request.log, result, locale, 'code_rejected');
+      return afterAnswer(reply, result, locale, 'code_rejected');
     } catch (error) {
       return refused(reply, payment.token, locale, error);
     }
@@ -129,11 +128,11 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
 
   routes.post('/checkout/:token/resend_otp', { schema, onRequest: helpers.formPostLimit }, async (request, reply) => {
     const payment = await helpers.load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    const locale = helpers.localeOf(request, payment);
     if (crossSite(request.headers)) return reply.redirect(stepUrls(payment.token, locale).page, 303);
     try {
       const result = await resendSecureCode(deps, { payment });
-      return afterAnswer(reply, request.log, result, locale, 'code_resent');
+      return afterAnswer(reply, result, locale, 'code_resent');
     } catch (error) {
       return refused(reply, payment.token, locale, error);
     }
@@ -141,12 +140,12 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
 
   routes.post('/checkout/:token/next_step', { schema, onRequest: helpers.formPostLimit }, async (request, reply) => {
     const payment = await helpers.load(request.params.token);
-    const locale = normalizeLocale(request.query.locale ?? payment.locale);
+    const locale = helpers.localeOf(request, payment);
     if (crossSite(request.headers)) return reply.redirect(stepUrls(payment.token, locale).page, 303);
     const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
     try {
       const result = await submitNextStep(deps, { payment }, form);
-      return afterAnswer(reply, request.log, result, locale, 'step_rejected');
+      return afterAnswer(reply, result, locale, 'step_rejected');
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 422)) return refused(reply, payment.token, locale, error);
       // The customer's own typing: the form again, with what was typed and why each field was refused.
@@ -160,6 +159,7 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
       const values = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
       const page = renderNextStepPage({
         locale,
+        merchant: payment.merchantDisplayName,
         product: payment.product,
         amountText: helpers.amountText(payment, locale),
         request: pending.step.nextStep,
@@ -168,7 +168,7 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
         values,
         errors,
       });
-      return helpers.send(reply, page, 422);
+      return helpers.send(reply, helpers.withFormCsp(page, payment), 422);
     }
   });
 }

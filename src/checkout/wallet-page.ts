@@ -1,5 +1,5 @@
 import { checkoutCsp } from './csp.ts';
-import { formatAmount } from './format-amount.ts';
+import { formatAmount } from '../domain/format-amount.ts';
 import { html } from '../lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale } from './locales.ts';
@@ -14,6 +14,7 @@ export interface WalletPageInput {
   cardMask: string | null; // first 6 / last 4 of the saved card (the only card data Payrail keeps)
   cardHolder: string | null;
   actionUrl: string; // our own POST url of the Confirm button
+  merchant?: string; // the merchant's display name, in the title and header
 }
 
 // Only the last four digits are shown: enough for the customer to recognise the card.
@@ -46,7 +47,7 @@ ${holder}
 </section>
 <p class="secure-note">${ICONS.lock}<span>${text.secureCheckout}</span></p>`;
   return {
-    html: renderDocument({ locale: input.locale, title: `${text.walletTitle} · ${amountText}`, main }),
+    html: renderDocument({ locale: input.locale, title: `${text.walletTitle} · ${amountText}`, main, merchant: input.merchant }),
     csp: checkoutCsp(),
   };
 }

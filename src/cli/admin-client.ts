@@ -9,7 +9,7 @@ import { adminKeyPath } from '../runtime/secrets.ts';
 const ADMIN_REQUEST_TIMEOUT_MS = 15_000;
 
 export interface AdminClient {
-  call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Record<string, unknown>>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { CliError } from './cli-error.ts';
 
 export interface MerchantCommandOptions {
   name?: string | undefined;
+  'display-name'?: string | undefined; // an empty value on update clears it (the checkout shows the name again)
   id?: string | undefined;
   environment?: string | undefined;
   json: boolean;
@@ -11,6 +12,7 @@ export interface MerchantCommandOptions {
 interface MerchantSummary {
   id: number;
   name: string;
+  display_name: string | null;
   status: string;
   created_at: string;
   keys: { environment: string; prefix: string }[];
@@ -25,10 +27,12 @@ export async function runMerchantCommand(
   switch (action) {
     case 'create': {
       if (!options.name) throw new CliError('merchant create needs --name <name>');
-      const answer = await client.call('POST', '/merchants', { name: options.name });
-      const merchant = answer['merchant'] as { id: number; name: string; sandbox_key: string; production_key: string };
+      const displayName = options['display-name'];
+      const answer = await client.call('POST', '/merchants', { name: options.name, ...(displayName ? { display_name: displayName } : {}) });
+      const merchant = answer['merchant'] as { id: number; name: string; display_name: string | null; sandbox_key: string; production_key: string };
       if (options.json) return print(JSON.stringify(merchant));
-      print(`Merchant #${merchant.id} "${merchant.name}" created. Keys are shown once:`);
+      const shown = merchant.display_name === null ? '' : ` (shown to customers as "${merchant.display_name}")`;
+      print(`Merchant #${merchant.id} "${merchant.name}"${shown} created. Keys are shown once:`);
       print(`  sandbox key:    ${merchant.sandbox_key}`);
       print(`  production key: ${merchant.production_key}`);
       return;
@@ -43,6 +47,19 @@ export async function runMerchantCommand(
     }
     case 'get': {
       const answer = await client.call('GET', `/merchants/${requireId(options)}`);
+      const merchant = answer['merchant'] as MerchantSummary;
+      return print(options.json ? JSON.stringify(merchant) : describe(merchant));
+    }
+    case 'update': {
+      const id = requireId(options);
+      const displayName = options['display-name'];
+      if (options.name === undefined && displayName === undefined)
+        throw new CliError('merchant update needs --name <name> and/or --display-name <text> ("" clears it)');
+      const body = {
+        ...(options.name === undefined ? {} : { name: options.name }),
+        ...(displayName === undefined ? {} : { display_name: displayName === '' ? null : displayName }),
+      };
+      const answer = await client.call('PATCH', `/merchants/${id}`, body);
       const merchant = answer['merchant'] as MerchantSummary;
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
@@ -62,7 +79,7 @@ export async function runMerchantCommand(
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
     default:
-      throw new CliError(`unknown merchant command "${action ?? ''}": create | list | get | rotate-key | disable | enable`);
+      throw new CliError(`unknown merchant command "${action ?? ''}": create | list | get | update | rotate-key | disable | enable`);
   }
 }
 
@@ -74,5 +91,6 @@ function requireId(options: MerchantCommandOptions): number {
 
 function describe(merchant: MerchantSummary): string {
   const keys = merchant.keys.map((key) => `${key.environment} ${key.prefix}`).join(', ');
-  return `#${merchant.id}\t${merchant.status}\t${merchant.name}\t(${keys})\tcreated ${merchant.created_at}`;
+  const shown = merchant.display_name === null ? '' : ` (shown as "${merchant.display_name}")`;
+  return `#${merchant.id}\t${merchant.status}\t${merchant.name}${shown}\t(${keys})\tcreated ${merchant.created_at}`;
 }

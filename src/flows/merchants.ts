@@ -9,6 +9,7 @@ import {
   listMerchants,
   replaceMerchantKey,
   setMerchantStatus,
+  updateMerchantNames,
   type KeyOwner,
   type MerchantRow,
   type StoredKey,
@@ -29,10 +30,10 @@ function sealKey(masterKey: Buffer, environment: KeyEnvironment, key: string): S
   };
 }
 
-export async function createMerchant(db: Db, masterKey: Buffer, name: string): Promise<CreatedMerchant> {
+export async function createMerchant(db: Db, masterKey: Buffer, name: string, displayName: string | null = null): Promise<CreatedMerchant> {
   const sandboxKey = generateMerchantKey('sandbox');
   const productionKey = generateMerchantKey('production');
-  const merchant = await insertMerchant(db, name, [sealKey(masterKey, 'sandbox', sandboxKey), sealKey(masterKey, 'production', productionKey)]);
+  const merchant = await insertMerchant(db, name, displayName, [sealKey(masterKey, 'sandbox', sandboxKey), sealKey(masterKey, 'production', productionKey)]);
   return { merchant, sandboxKey, productionKey };
 }
 
@@ -45,6 +46,13 @@ export async function rotateMerchantKey(db: Db, masterKey: Buffer, merchantId: n
 
 export async function changeMerchantStatus(db: Db, merchantId: number, status: MerchantRow['status']): Promise<MerchantRow> {
   const merchant = await setMerchantStatus(db, merchantId, status);
+  if (!merchant) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
+  return merchant;
+}
+
+// display_name null goes back to showing the name.
+export async function updateMerchant(db: Db, merchantId: number, changes: { name?: string; displayName?: string | null }): Promise<MerchantRow> {
+  const merchant = await updateMerchantNames(db, merchantId, changes);
   if (!merchant) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
   return merchant;
 }

@@ -1,3 +1,4 @@
+import { isExpired, parseFormExpiry } from '../domain/card-checks.ts';
 import { maskPanText } from '../lib/redact.ts';
 import { behaviourOf, finalAnswerOf, isOnAllowedOrigin, newGatewayToken, sleepUnlessClosing, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { cardOnFilePayFlow, withRecurringToken } from './recurring-flow.ts';
@@ -29,7 +30,9 @@ const DIFFERENT_REQUEST = 'payment.token is already used by a different sandbox 
 type CardDecision = { scenario: SandboxScenario } | { scenario: null; declineReason: string };
 
 // spec 1: test cards work in sandbox only. settings.sandbox must be true; absent counts as production (fail closed).
-function decideCard(panText: string | undefined, operation: SandboxOperation, sandbox: boolean | undefined): CardDecision {
+// An expired card is declined whatever its number, as an issuer would (issue 11); the hosted page catches it first,
+// a Host-to-Host request reaches here.
+function decideCard(panText: string | undefined, operation: SandboxOperation, sandbox: boolean | undefined, expires?: string): CardDecision {
   if (panText === undefined) {
     return { scenario: null, declineReason: operation === 'pay' ? DECLINE_REASONS.cardDataMissing : unknownCardReason('payout') };
   }
@@ -38,6 +41,8 @@ function decideCard(panText: string | undefined, operation: SandboxOperation, sa
     const reason = isSandboxTestCard(panDigits) ? DECLINE_REASONS.sandboxCardInProduction : DECLINE_REASONS.realCardInSandboxAdapter;
     return { scenario: null, declineReason: reason };
   }
+  const expiry = expires === undefined ? null : parseFormExpiry(expires);
+  if (expiry !== null && isExpired(expiry, new Date())) return { scenario: null, declineReason: DECLINE_REASONS.expiredCard };
   const scenario = sandboxScenarioOf(panDigits, operation);
   return scenario === null ? { scenario: null, declineReason: unknownCardReason(operation) } : { scenario };
 }
@@ -180,7 +185,12 @@ export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Prom
     panText && panDigitsOf(panText),
     body.processing_url,
   ]);
-  const recorded = await recordOnce(runtime, { ...common, fingerprint, decision: decideCard(panText, 'pay', body.settings.sandbox), panText });
+  const recorded = await recordOnce(runtime, {
+    ...common,
+    fingerprint,
+    decision: decideCard(panText, 'pay', body.settings.sandbox, body.params?.expires),
+    panText,
+  });
   if (!('transaction' in recorded)) return recorded;
   const { transaction } = recorded;
   if (behaviourOf(transaction)?.firstAnswer === 'timeout') {

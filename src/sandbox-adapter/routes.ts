@@ -34,6 +34,7 @@ import { confirmSecureCodeFlow, resendOtpFlow } from './otp-flow.ts';
 import { nextPaymentStepFlow } from './next-step-flow.ts';
 import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
 import { renderErrorPage, threeDSecureCsp } from './three-d-secure-page.ts';
+import { threeDSecureLocaleOf, type ThreeDSecureLocale } from './three-d-secure-texts.ts';
 import { SANDBOX_TRANSACTION_TTL_MS } from './transactions-repo.ts';
 
 export interface SandboxAdapterOptions {
@@ -49,7 +50,6 @@ export interface SandboxAdapterOptions {
 }
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
-const UNKNOWN_3DS_TRANSACTION = 'No sandbox 3-D Secure transaction has this id (or it expired).';
 
 // The sandbox provider and its adapter in one (spec 1, section 4): always HTTP 200 on the adapter routes (spec 7.3),
 // plus the 3-D Secure emulation pages. Encapsulated: its JSON parser, form parser and error handler stay inside.
@@ -87,8 +87,8 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const statusCode = error.statusCode ?? 500;
     if (statusCode >= 500) request.log.error({ err: error }, 'sandbox 3-D Secure page failed');
-    const message = statusCode >= 500 ? 'The sandbox 3-D Secure page failed; try again.' : `Bad request: ${error.message}`;
-    return sendHtml(reply, Math.min(statusCode, 500), renderErrorPage(message), threeDSecureCsp(null));
+    const page = renderErrorPage(localeOf(request), (text) => (statusCode >= 500 ? text.pageFailed : text.badRequest(error.message)));
+    return sendHtml(reply, Math.min(statusCode, 500), page, threeDSecureCsp(null));
   });
 
   // The adapter API on the adapter kit's scaffold: X-SIGNATURE checked on the exact bytes before they are parsed,
@@ -122,15 +122,15 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
     },
   });
 
-  const showPage = async (transactionId: string, reply: FastifyReply) => {
+  const showPage = async (transactionId: string, request: FastifyRequest, reply: FastifyReply) => {
     const transaction = await threeDSecureTransaction(runtime, transactionId);
-    if (transaction === null) return sendHtml(reply, 404, renderErrorPage(UNKNOWN_3DS_TRANSACTION), threeDSecureCsp(null));
-    const page = threeDSecurePage(runtime, transaction);
+    if (transaction === null) return unknownTransaction(request, reply);
+    const page = threeDSecurePage(runtime, transaction, localeOf(request));
     return sendHtml(reply, 200, page.html, page.csp);
   };
 
   app.get<{ Params: TransactionParamsInput }>('/3ds/:transactionId', { schema: { hide: true, params: TransactionParams } }, async (request, reply) =>
-    showPage(request.params.transactionId, reply),
+    showPage(request.params.transactionId, request, reply),
   );
 
   app.post<{ Params: TransactionParamsInput; Body: ThreeDSecureStartFormInput }>(
@@ -139,9 +139,14 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
     async (request, reply) => {
       const { MD: merchantData } = request.body;
       if (merchantData !== undefined && merchantData !== request.params.transactionId) {
-        return sendHtml(reply, 400, renderErrorPage('MD does not match the transaction of this page.'), threeDSecureCsp(null));
+        return sendHtml(
+          reply,
+          400,
+          renderErrorPage(localeOf(request), (text) => text.mdMismatch),
+          threeDSecureCsp(null),
+        );
       }
-      return showPage(request.params.transactionId, reply);
+      return showPage(request.params.transactionId, request, reply);
     },
   );
 
@@ -150,13 +155,27 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
     { schema: { hide: true, params: TransactionParams, body: ThreeDSecureCompleteForm } },
     async (request, reply) => {
       const transaction = await threeDSecureTransaction(runtime, request.params.transactionId);
-      if (transaction === null) return sendHtml(reply, 404, renderErrorPage(UNKNOWN_3DS_TRANSACTION), threeDSecureCsp(null));
+      if (transaction === null) return unknownTransaction(request, reply);
       await completeThreeDSecure(runtime, transaction, request.body.outcome);
       // The TermUrl is the one recorded at /pay (on Payrail's origin), never one from the form: no open redirect.
       const termUrl = termUrlOf(runtime, transaction);
-      if (termUrl === null) return showPage(transaction.gatewayToken, reply);
+      if (termUrl === null) return showPage(transaction.gatewayToken, request, reply);
       return reply.code(303).header('location', termUrl).header('cache-control', 'no-store').send();
     },
+  );
+}
+
+// The page speaks the customer's browser language; the adapter contract carries no locale (three-d-secure-texts.ts).
+function localeOf(request: FastifyRequest): ThreeDSecureLocale {
+  return threeDSecureLocaleOf(request.headers['accept-language']);
+}
+
+function unknownTransaction(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendHtml(
+    reply,
+    404,
+    renderErrorPage(localeOf(request), (text) => text.unknownTransaction),
+    threeDSecureCsp(null),
   );
 }
 

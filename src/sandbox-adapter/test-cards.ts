@@ -46,6 +46,7 @@ export const SANDBOX_TEST_CARDS_URL_PATH = '/api/v1/sandbox/test-cards';
 export const DECLINE_REASONS = {
   doNotHonor: 'Do not honor',
   insufficientFunds: 'Insufficient funds',
+  expiredCard: 'Expired card', // any card, test card or not, whose expiry month is over
   declinedAfterThreeDSecure: 'Declined by issuer after 3-D Secure',
   threeDSecureFailed: '3-D Secure authentication failed',
   payoutDeclined: 'Payout declined by issuer',

@@ -2,6 +2,7 @@ import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { behaviourOf, isOnAllowedOrigin, type SandboxRuntime } from './runtime.ts';
 import { DECLINE_REASONS } from './test-cards.ts';
 import { renderChallengePage, renderCompletedPage, threeDSecureCsp } from './three-d-secure-page.ts';
+import type { ThreeDSecureLocale } from './three-d-secure-texts.ts';
 import { findByGatewayToken, finishAuthentication, type SandboxTransaction } from './transactions-repo.ts';
 
 export type ThreeDSecureOutcome = 'success' | 'failure';
@@ -37,11 +38,12 @@ export function termUrlOf(runtime: SandboxRuntime, transaction: SandboxTransacti
   return url !== null && isOnAllowedOrigin(runtime, url) ? url : null;
 }
 
-export function threeDSecurePage(runtime: SandboxRuntime, transaction: SandboxTransaction): { html: string; csp: string } {
+export function threeDSecurePage(runtime: SandboxRuntime, transaction: SandboxTransaction, locale: ThreeDSecureLocale): { html: string; csp: string } {
   const termUrl = termUrlOf(runtime, transaction);
   const csp = threeDSecureCsp(termUrl);
-  if (transaction.status !== 'pending') return { html: renderCompletedPage(transaction.status, termUrl), csp };
+  if (transaction.status !== 'pending') return { html: renderCompletedPage(locale, transaction.status, termUrl), csp };
   const html = renderChallengePage({
+    locale,
     completeUrl: `${threeDSecurePageUrl(runtime, transaction)}/complete`,
     amountMinor: transaction.amountMinor,
     currency: transaction.currency,

@@ -20,9 +20,9 @@ export interface MerchantWithKeys extends MerchantRow {
   keys: MerchantKeyRow[];
 }
 
-export async function insertMerchant(db: Db, name: string, keys: readonly StoredKey[]): Promise<MerchantRow> {
+export async function insertMerchant(db: Db, name: string, displayName: string | null, keys: readonly StoredKey[]): Promise<MerchantRow> {
   return db.transaction(async (tx) => {
-    const [merchant] = await tx.insert(merchants).values({ name }).returning();
+    const [merchant] = await tx.insert(merchants).values({ name, displayName }).returning();
     if (!merchant) throw new Error('merchant insert returned no row');
     await tx.insert(merchantKeys).values(keys.map((key) => ({ ...key, merchantId: merchant.id })));
     return merchant;
@@ -57,6 +57,20 @@ export async function setMerchantStatus(db: Db, merchantId: number, status: Merc
     await tx.execute(sql`select pg_notify(${MERCHANT_KEYS_CHANNEL}, '')`);
     return row ?? null;
   });
+}
+
+// Name and display name only: the status goes through setMerchantStatus (it notifies the key caches).
+export async function updateMerchantNames(
+  db: Db,
+  merchantId: number,
+  changes: Partial<Pick<MerchantRow, 'name' | 'displayName'>>,
+): Promise<MerchantRow | null> {
+  const [row] = await db
+    .update(merchants)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(merchants.id, merchantId))
+    .returning();
+  return row ?? null;
 }
 
 export async function replaceMerchantKey(db: Db, merchantId: number, key: StoredKey): Promise<boolean> {

@@ -39,6 +39,8 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'dat
 export const merchants = pgTable('merchants', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   name: text('name').notNull(),
+  // What the hosted checkout shows the customer (title and header); null: the name.
+  displayName: text('display_name'),
   status: text('status', { enum: ['active', 'disabled'] })
     .notNull()
     .default('active'),

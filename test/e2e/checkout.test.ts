@@ -60,9 +60,9 @@ describe.runIf(browserTestsRunnable)('hosted checkout in Chromium', () => {
     ['4242 4242 4242 4242', '/ok', 'approved'],
     ['4000 0000 0000 0002', '/fail', 'declined'],
     ['4000 0000 0000 9995', '/fail', 'declined'],
-    ['4000 0000 0000 1001', '/ok', 'approved'],
-    ['4000 0000 0000 1002', '/ok', 'approved'],
-    ['4000 0000 0000 1003', '/ok', 'approved'],
+    ['4000 0000 0000 1018', '/ok', 'approved'],
+    ['4000 0000 0000 1026', '/ok', 'approved'],
+    ['4000 0000 0000 1034', '/ok', 'approved'],
   ])('pays with %s and lands on %s as %s', async (pan, path, status) => {
     const payment = await createPayment();
     const page = await context.newPage();

@@ -70,7 +70,7 @@ describe.runIf(browserTestsRunnable).each(engines)('two-step and cancelled payme
     const payment = await createPayment({ needConfirmation: true });
     const page = await context.newPage();
     await page.goto(payment.processingUrl);
-    await payOnPage(page, '4000 0000 0000 1001');
+    await payOnPage(page, '4000 0000 0000 1018');
     await page.waitForSelector('#result[data-status="authorized"]', { timeout: 20_000 });
     const declined = await server.call('POST', `/api/v1/payments/${payment.token}/decline`, { key: merchantKey });
     expect(declined.body.payment.status).toBe('declined');

@@ -20,7 +20,7 @@ const engines = await testEngines();
 const execFileAsync = promisify(execFile);
 const MAIN_TS = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const SIGN_KEY = 'conformance-sign-key-0123456789a'; // 32 characters
-const CARDS = { cardApprove: '4242424242424242', cardDecline: '4000000000000002', cardCallback: '4000000000001001', cardPayout: '5555555555554444' };
+const CARDS = { cardApprove: '4242424242424242', cardDecline: '4000000000000002', cardCallback: '4000000000001018', cardPayout: '5555555555554444' };
 const TIMEOUT_MS = 5000;
 
 async function freePort(): Promise<number> {
@@ -246,7 +246,7 @@ describe('the conformance suite fails a broken adapter', () => {
           }
           return { statusCode: 200, body: { result: false, error: 'unknown', logs: [LOG] } };
         },
-        { cardCallback: '4000000000001001', methods: ['pay'], validateSignature: false, callbackWaitMs: 2000 },
+        { cardCallback: '4000000000001018', methods: ['pay'], validateSignature: false, callbackWaitMs: 2000 },
       );
       const reason = failed(report).find((item) => item.name === 'callback/pending-card')?.reason;
       expect(reason).toContain(mistake === 'key' ? 'does not verify as HS512' : 'not to the merchant_private_key');

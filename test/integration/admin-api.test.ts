@@ -26,6 +26,7 @@ describe.each(engines)('admin API on %s', (engine) => {
       merchant: {
         id: expect.any(Number),
         name: 'Acme',
+        display_name: null,
         sandbox_key: expect.stringMatching(/^sk_sandbox_/),
         production_key: expect.stringMatching(/^sk_live_/),
       },

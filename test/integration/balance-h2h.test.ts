@@ -67,7 +67,7 @@ describe.each(engines)('balance after sandbox Host-to-Host payments on %s', (eng
   });
 
   it('credits a payment the status checker approves later, and lists every currency by code', async () => {
-    const pending = await pay('4000 0000 0000 1002', 10_000, 'USD');
+    const pending = await pay('4000 0000 0000 1026', 10_000, 'USD');
     expect(pending.body.payment.status).toBe('pending');
     await expect.poll(() => statusOf(pending.body.token), { timeout: 15_000, interval: 100 }).toBe('approved');
     const all = await balance();

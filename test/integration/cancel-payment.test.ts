@@ -92,7 +92,7 @@ describe.each(engines)('cancelling a payment on %s', (engine) => {
     });
     await posted.body.dump();
     expect(posted.statusCode).toBe(303);
-    expect(posted.headers['location']).toBe(`/checkout/${token}/return`);
+    expect(posted.headers['location']).toBe(`/checkout/${token}?locale=en`);
     expect(await queryRows(server.running.app.payrail.database, sql`select 1 from sandbox_transactions where payment_token = ${token}`)).toEqual([]);
     expect((await paymentOf(token)).status).toBe('cancelled');
   });

@@ -157,7 +157,7 @@ describe.each(engines)('card data in production payments on %s', (engine) => {
       method: 'POST',
       dispatcher: server.dispatcher,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ pan: '4000 0000 0000 1001', expires: '12/2030', holder: 'Ada Lovelace', cvv: CVV }).toString(),
+      body: new URLSearchParams({ pan: '4000 0000 0000 1018', expires: '12/2030', holder: 'Ada Lovelace', cvv: CVV }).toString(),
     });
     await submitted.body.dump();
     expect(submitted.statusCode).toBeLessThan(500);

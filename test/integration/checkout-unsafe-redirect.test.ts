@@ -53,11 +53,15 @@ describe.each(engines)('a gateway redirect the checkout page cannot show, on %s'
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: CARD_FORM,
     });
-    expect(submitted.statusCode).toBe(200);
-    expect(submitted.headers['content-type']).toMatch(/^text\/html/);
-    expect(submitted.headers['content-security-policy']).toBe(checkoutCsp());
-    expect(submitted.body).toContain(`data-status-url="/checkout/${token}/status"`);
-    expect(submitted.body).not.toContain('acs.example');
+    // post/redirect/get: the page the payment's state needs is the GET's answer.
+    expect(submitted.statusCode).toBe(303);
+    expect(submitted.headers.location).toBe(`/checkout/${token}?locale=en`);
+    const shown = await harness.app.inject({ method: 'GET', url: submitted.headers.location as string });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toMatch(/^text\/html/);
+    expect(shown.headers['content-security-policy']).toBe(checkoutCsp());
+    expect(shown.body).toContain(`data-status-url="/checkout/${token}/status?locale=en"`);
+    expect(shown.body).not.toContain('acs.example');
     expect(adapter.requestsFor('pay', token)).toHaveLength(1);
     const status = await harness.app.inject({ method: 'GET', url: `/checkout/${token}/status` });
     expect(status.json()).toMatchObject({ status: 'pending', final: false });

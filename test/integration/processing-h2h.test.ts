@@ -101,14 +101,14 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
     await eventually(async () => (await statusOf(created.body.token)).status).toBe(finalStatus);
   });
 
-  it('resolves 4000 0000 0000 1002 through the status checker', async () => {
-    const created = await payWithCard('4000 0000 0000 1002');
+  it('resolves 4000 0000 0000 1026 through the status checker', async () => {
+    const created = await payWithCard('4000 0000 0000 1026');
     expect(created.body.payment.status).toBe('pending');
     await eventually(async () => (await statusOf(created.body.token)).status).toBe('approved');
   });
 
-  it('keeps a payment pending when the adapter times out, then approves it on status check (4000 0000 0000 1003)', async () => {
-    const created = await payWithCard('4000 0000 0000 1003');
+  it('keeps a payment pending when the adapter times out, then approves it on status check (4000 0000 0000 1034)', async () => {
+    const created = await payWithCard('4000 0000 0000 1034');
     // the first status check (1 s) may already have approved it while /pay was still timing out (2 s)
     expect(['pending', 'approved']).toContain(created.body.payment.status);
     await eventually(async () => (await statusOf(created.body.token)).status).toBe('approved');
@@ -116,8 +116,8 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
     expect(JSON.stringify(payLogs)).toContain('timeout');
   });
 
-  it('approves 4000 0000 0000 1001 by the provider callback alone', async () => {
-    const created = await payWithCard('4000 0000 0000 1001');
+  it('approves 4000 0000 0000 1018 by the provider callback alone', async () => {
+    const created = await payWithCard('4000 0000 0000 1018');
     expect(created.body.payment.status).toBe('pending');
     await eventually(async () => (await statusOf(created.body.token)).status).toBe('approved');
   });
@@ -144,7 +144,7 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
     const signKey = () => server.running.app.payrail.sandboxAdapterSecret;
 
     it('refuses a missing token (401), a bad signature or key (422) and an unknown payment (404)', async () => {
-      const pending = (await payWithCard('4000 0000 0000 1001')).body.token as string;
+      const pending = (await payWithCard('4000 0000 0000 1018')).body.token as string;
       expect((await server.call('POST', callbackPath(pending), { body: { status: 'approved' } })).status).toBe(401);
       expect((await server.call('POST', callbackPath(pending), { body: {}, headers: { authorization: 'Bearer not.a.jwt' } })).status).toBe(422);
       const claims = { status: 'approved', amount: 1999, currency: 'EUR', secure: encryptMerchantKey(signKey(), merchant.sandboxKey) };

@@ -56,6 +56,11 @@ describe.each(engines)('walletToken payments on the hosted page on %s', (engine)
     });
     return { status: response.statusCode, headers: response.headers, html: await response.body.text() };
   };
+  // post/redirect/get: a form post answers 303 and the GET shows where the payment stands.
+  const shownAfter = async (posted: { status: number; headers: Record<string, unknown> }) => {
+    expect(posted.status).toBe(303);
+    return page(`${server.baseUrl}${String(posted.headers['location'])}`);
+  };
   const detailOf = async (token: string) => (await server.call('GET', `/api/v1/payments/${token}`, { key: merchant.sandboxKey })).body.payment;
 
   it('creates the payment init and shows the customer a confirmation page with the saved card, not a card form', async () => {
@@ -77,8 +82,8 @@ describe.each(engines)('walletToken payments on the hosted page on %s', (engine)
     const first = await series();
     const created = await walletPayment(first.walletToken, { orderNumber: 'wallet-1' });
     const confirmed = await postForm(`/checkout/${created.token}/confirm?locale=en`);
-    expect(confirmed.status).toBe(200);
-    expect(confirmed.html).toContain('data-status="approved"');
+    expect(confirmed.headers['location']).toBe(`/checkout/${created.token}?locale=en`);
+    expect((await shownAfter(confirmed)).html).toContain('data-status="approved"');
     const detail = await detailOf(created.token);
     expect(detail).toMatchObject({ status: 'approved', card: { mask: '424242******4242' } });
     const params = detail.interaction_logs.find((log: any) => log.entry?.request?.body?.params).entry.request.body.params;
@@ -107,9 +112,10 @@ describe.each(engines)('walletToken payments on the hosted page on %s', (engine)
   it('declines the payment with the reason when the customer confirms sooner than recurring_data.days allow', async () => {
     const first = await series({ recurring_data: { days: 30, exp_date: '20991231' } });
     const created = await walletPayment(first.walletToken);
-    const confirmed = await postForm(`/checkout/${created.token}/confirm`);
+    const confirmed = await shownAfter(await postForm(`/checkout/${created.token}/confirm`));
     expect(confirmed.html).toContain('data-status="declined"');
-    expect(confirmed.html).toContain('recurring_too_soon');
+    expect(confirmed.html).toContain('data-decline-class="other"'); // the customer reads its class, never the raw reason
+    expect(confirmed.html).not.toContain('recurring_too_soon');
     const detail = await detailOf(created.token);
     expect(detail.status).toBe('declined');
     expect(detail.decline_reason).toMatch(/^recurring_too_soon: the series allows one charge every 30 days/);
@@ -117,7 +123,7 @@ describe.each(engines)('walletToken payments on the hosted page on %s', (engine)
       sql`update payments set last_recurring_charge_at = ${new Date(Date.now() - 31 * DAY_MS).toISOString()}::timestamptz where token = ${first.token}`,
     );
     const later = await walletPayment(first.walletToken);
-    expect((await postForm(`/checkout/${later.token}/confirm`)).html).toContain('data-status="approved"');
+    expect((await shownAfter(await postForm(`/checkout/${later.token}/confirm`))).html).toContain('data-status="approved"');
   });
 
   it('takes no confirm posted by another site, nor a card posted to a wallet payment', async () => {
@@ -129,7 +135,7 @@ describe.each(engines)('walletToken payments on the hosted page on %s', (engine)
     expect(card.status).toBe(303);
     expect((await detailOf(created.token)).status).toBe('init');
     const sameOrigin = await postForm(`/checkout/${created.token}/confirm`, {}, { 'sec-fetch-site': 'same-origin' });
-    expect(sameOrigin.html).toContain('data-status="approved"');
+    expect((await shownAfter(sameOrigin)).html).toContain('data-status="approved"');
   });
 
   it('does not confirm a payment that is not a wallet payment', async () => {

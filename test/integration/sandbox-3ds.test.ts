@@ -81,7 +81,7 @@ describe.each(engines)('sandbox 3-D Secure emulation on %s', (engine) => {
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.headers['content-security-policy']).toBe(
-        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${sandbox.origin}; frame-ancestors 'none'`,
+        `default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' ${sandbox.origin}; frame-ancestors 'none'`,
       );
       expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.body).toContain('<title>Sandbox 3-D Secure</title>');
@@ -90,6 +90,21 @@ describe.each(engines)('sandbox 3-D Secure emulation on %s', (engine) => {
       expect(page.body).toContain('400000******3220');
       expect(page.body).toContain(`action="${PUBLIC_BASE_URL}/3ds/${pay.gateway_token}/complete"`);
     }
+  });
+
+  it.each([
+    ['zh-CN,zh;q=0.9,en;q=0.8', 'zh-CN', '沙盒 3-D Secure 验证', ['验证成功', '验证失败']],
+    ['ja-JP,ja;q=0.9', 'ja', 'サンドボックス 3-D セキュア', ['認証成功', '認証失敗']],
+    ['fr-FR,fr;q=0.9,en;q=0.5', 'en', 'Sandbox 3-D Secure', ['Authentication successful', 'Authentication failed']],
+  ])('speaks the browser language of Accept-Language %j (lang %s), the amount in the checkout format', async (acceptLanguage, lang, title, buttons) => {
+    const { pay } = await startThreeDSecure(CARD_3DS_APPROVED, 123456789);
+    const page = await app.inject({ method: 'GET', url: pathOf(pay.redirect_request!.url), headers: { 'accept-language': acceptLanguage } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`<html lang="${lang}">`);
+    expect(page.body).toContain(`<title>${title}</title>`);
+    expect(buttonsOf(page.body)).toEqual(buttons);
+    expect(page.body).toContain('<dd id="amount">1,234,567.89 EUR</dd>');
+    expect(page.body).toMatch(/<link rel="icon" href="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" type="image\/svg\+xml">/);
   });
 
   it.each([

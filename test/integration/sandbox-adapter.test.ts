@@ -44,8 +44,8 @@ describe.each(engines)('sandbox adapter: pay and status on %s', (engine) => {
     { card: '4242 4242 4242 4242', payStatus: 'approved', checkedStatus: 'approved', reason: undefined },
     { card: '4000 0000 0000 0002', payStatus: 'declined', checkedStatus: 'declined', reason: 'Do not honor' },
     { card: '4000 0000 0000 9995', payStatus: 'declined', checkedStatus: 'declined', reason: 'Insufficient funds' },
-    { card: '4000000000001002', payStatus: 'pending', checkedStatus: 'approved', reason: undefined },
-    { card: '4000 0000 0000 1001', payStatus: 'pending', checkedStatus: 'pending', reason: undefined },
+    { card: '4000000000001026', payStatus: 'pending', checkedStatus: 'approved', reason: undefined },
+    { card: '4000 0000 0000 1018', payStatus: 'pending', checkedStatus: 'pending', reason: undefined },
   ])('answers card $card with $payStatus at once and $checkedStatus on /status', async ({ card, payStatus, checkedStatus, reason }) => {
     const body = payBody({ pan: card, amount: 4321, currency: 'EUR' });
     const pay = await adapterCall(app, 'pay', body);
@@ -63,7 +63,7 @@ describe.each(engines)('sandbox adapter: pay and status on %s', (engine) => {
   });
 
   it('approves the asynchronous card by provider callback after the delay, while /status keeps answering pending', async () => {
-    const body = payBody({ pan: '4000 0000 0000 1001', callbackUrl: receiver.url, amount: 990, currency: 'GBP' });
+    const body = payBody({ pan: '4000 0000 0000 1018', callbackUrl: receiver.url, amount: 990, currency: 'GBP' });
     const token = tokenOfBody(body);
     const sentAtMs = Date.now();
     const pay = await adapterCall(app, 'pay', body);
@@ -83,7 +83,7 @@ describe.each(engines)('sandbox adapter: pay and status on %s', (engine) => {
 
   it('keeps the caller of the timeout card waiting past response_timeout, having recorded an approval /status reports', async () => {
     const body = payBody({
-      pan: '4000 0000 0000 1003',
+      pan: '4000 0000 0000 1034',
       settings: { gateway_settings: { processing_method: 'http_requests', full_link: PUBLIC_BASE_URL, methods: { pay: { response_timeout: 1 } } } },
     });
     const token = tokenOfBody(body);

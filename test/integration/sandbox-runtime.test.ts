@@ -164,10 +164,10 @@ describe.each(engines)('standalone sandbox adapter over HTTPS on %s', { timeout:
           body: text,
           dispatcher: client,
         });
-      const unsigned = await call(JSON.stringify(payBodyOn(receiver.origin, { pan: '4000 0000 0000 1001', callbackUrl: receiver.url })), null);
+      const unsigned = await call(JSON.stringify(payBodyOn(receiver.origin, { pan: '4000 0000 0000 1018', callbackUrl: receiver.url })), null);
       expect(await unsigned.body.json()).toMatchObject({ result: false, error: 'invalid X-SIGNATURE' });
 
-      const text = JSON.stringify(payBodyOn(receiver.origin, { pan: '4000 0000 0000 1001', callbackUrl: receiver.url }));
+      const text = JSON.stringify(payBodyOn(receiver.origin, { pan: '4000 0000 0000 1018', callbackUrl: receiver.url }));
       const response = await call(text, signatureOf(text));
       expect(response.statusCode).toBe(200);
       expect(await response.body.json()).toMatchObject({ result: true, status: 'pending' });

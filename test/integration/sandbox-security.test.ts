@@ -41,7 +41,7 @@ describe.each(engines)('sandbox adapter API authentication on %s', (engine) => {
 
   // The asynchronously approved card, calling back to the receiver: what an attacker used to aim at any URL.
   const asyncPayText = (settings: Record<string, unknown> = {}) =>
-    JSON.stringify(sandbox.payBody({ pan: '4000 0000 0000 1001', callbackUrl: receiver.url, settings: settingsBlock(settings) }));
+    JSON.stringify(sandbox.payBody({ pan: '4000 0000 0000 1018', callbackUrl: receiver.url, settings: settingsBlock(settings) }));
 
   async function expectRefusedWithoutTrace(call: () => Promise<{ response: { statusCode: number }; answer: { result: boolean; error?: string } }>) {
     const rowsBefore = await sandbox.rowCount();
@@ -162,7 +162,7 @@ describe.each(engines)("sandbox adapter sends customers and callbacks only to Pa
     { case: 'a callback_url on another loopback port', field: 'callback_url', urls: () => ({ callbackUrl: `${elsewhere.url}/steal` }) },
     { case: 'a callback_url at the cloud metadata address', field: 'callback_url', urls: () => ({ callbackUrl: 'http://169.254.169.254/latest/meta-data/' }) },
   ])('refuses a signed /pay with $case: nothing stored, nothing sent', async ({ field, urls }) => {
-    for (const pan of ['4000 0000 0000 1001', '4000 0000 0000 3220']) {
+    for (const pan of ['4000 0000 0000 1018', '4000 0000 0000 3220']) {
       const rowsBefore = await sandbox.rowCount();
       const pay = await adapterCall(sandbox.app, 'pay', sandbox.payBody({ pan, ...urls() }));
       expect(pay.response.statusCode).toBe(200);

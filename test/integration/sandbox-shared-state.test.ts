@@ -91,7 +91,7 @@ describe.each(engines)('sandbox transactions shared by api processes on %s', (en
   it('sends the asynchronous approval once, although several instances poll for it', async () => {
     await sandbox.anotherApp();
     await sandbox.anotherApp();
-    const pay = await adapterCall(sandbox.app, 'pay', sandbox.payBody({ pan: '4000 0000 0000 1001', callbackUrl: sandbox.receiver.url }));
+    const pay = await adapterCall(sandbox.app, 'pay', sandbox.payBody({ pan: '4000 0000 0000 1018', callbackUrl: sandbox.receiver.url }));
     const gatewayToken = pay.answer.gateway_token!;
     await callbacksOf(sandbox.receiver, gatewayToken);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -99,14 +99,14 @@ describe.each(engines)('sandbox transactions shared by api processes on %s', (en
   });
 
   it('keeps the merchant key sealed while the callback is due and drops it once it is sent; the fingerprint does not hold the PAN', async () => {
-    const body = sandbox.payBody({ pan: '4000 0000 0000 1001', callbackUrl: sandbox.receiver.url });
+    const body = sandbox.payBody({ pan: '4000 0000 0000 1018', callbackUrl: sandbox.receiver.url });
     const pay = await adapterCall(sandbox.app, 'pay', body);
     const waiting = await storedRow(tokenOfBody(body));
     expect(waiting.status).toBe('pending');
     expect(waiting.callback_due_at).not.toBeNull();
     expect(waiting.callback_key_sealed).toEqual(expect.any(String));
     expect(JSON.stringify(waiting)).not.toContain(MERCHANT_PRIVATE_KEY);
-    expect(JSON.stringify(waiting)).not.toContain('4000000000001001');
+    expect(JSON.stringify(waiting)).not.toContain('4000000000001018');
 
     await callbacksOf(sandbox.receiver, pay.answer.gateway_token!);
     await expect.poll(async () => (await storedRow(tokenOfBody(body))).callback_key_sealed, { timeout: 5000 }).toBeNull();
@@ -122,7 +122,7 @@ describe.each(engines)('the asynchronous approval survives a restart on %s', (en
   afterAll(async () => sandbox?.close());
 
   it('is delivered by the process started after the one that took the payment stopped', async () => {
-    const pay = await adapterCall(sandbox.app, 'pay', sandbox.payBody({ pan: '4000 0000 0000 1001', callbackUrl: sandbox.receiver.url }));
+    const pay = await adapterCall(sandbox.app, 'pay', sandbox.payBody({ pan: '4000 0000 0000 1018', callbackUrl: sandbox.receiver.url }));
     expect(pay.answer).toMatchObject({ result: true, status: 'pending' });
     await sandbox.closeApp(sandbox.app); // stops before the approval is due
     await new Promise((resolve) => setTimeout(resolve, 900));
@@ -170,7 +170,7 @@ describe.each(engines)('a callback interrupted by a stop on %s', (engine) => {
       const pay = await adapterCall(
         sandbox.app,
         'pay',
-        sandbox.payBody({ pan: '4000 0000 0000 1001', processingUrl: `${stalling.origin}/r`, callbackUrl: stalling.url }),
+        sandbox.payBody({ pan: '4000 0000 0000 1018', processingUrl: `${stalling.origin}/r`, callbackUrl: stalling.url }),
       );
       expect(pay.answer).toMatchObject({ result: true, status: 'pending' });
       await new Promise((resolve) => setTimeout(resolve, 400)); // claimed and being sent, unanswered

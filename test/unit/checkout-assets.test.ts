@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isCheckoutAssetName, readCheckoutAsset, type CheckoutAssetName } from '../../src/checkout/assets.ts';
+import { FAVICON_SVG } from '../../src/lib/favicon.ts';
 
 describe('readCheckoutAsset', () => {
   it.each([
@@ -11,6 +12,13 @@ describe('readCheckoutAsset', () => {
     expect(asset.contentType).toBe(contentType);
     expect(asset.body.equals(readFileSync(new URL(`../../src/checkout/assets/${name}`, import.meta.url)))).toBe(true);
     expect(asset.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+  });
+
+  it('serves the favicon as SVG from the source the sandbox 3-D Secure page inlines too', () => {
+    const asset = readCheckoutAsset('favicon.svg');
+    expect(asset.contentType).toBe('image/svg+xml');
+    expect(asset.body.toString('utf8')).toBe(FAVICON_SVG);
+    expect(asset.body.toString('utf8')).not.toMatch(/<script|\son[a-z]+=|href=/i);
   });
 
   it('reads each file once and gives the same asset afterwards', () => {

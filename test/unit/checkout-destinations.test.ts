@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { merchantDestination } from '../../src/checkout/destinations.ts';
+import { merchantDestination, shopUrl } from '../../src/checkout/destinations.ts';
 import type { PaymentRow } from '../../src/store/payments-repo.ts';
 
 const payment = (status: string, updatedAgoMs = 0) =>
@@ -11,6 +11,15 @@ const payment = (status: string, updatedAgoMs = 0) =>
     pendingUrl: 'https://shop.example/wait',
     updatedAt: new Date(Date.now() - updatedAgoMs),
   }) as PaymentRow;
+
+describe("a failed payment's way back to the shop", () => {
+  it('is the fail URL when given, else the origin of the success or pending URL, else none', () => {
+    expect(shopUrl(payment('declined'))).toBe('https://shop.example/fail?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa&status=declined');
+    expect(shopUrl({ ...payment('declined'), redirectFailUrl: null } as PaymentRow)).toBe('https://shop.example/');
+    expect(shopUrl({ ...payment('expired'), redirectFailUrl: null, redirectSuccessUrl: null } as PaymentRow)).toBe('https://shop.example/');
+    expect(shopUrl({ ...payment('declined'), redirectFailUrl: null, redirectSuccessUrl: null, pendingUrl: null } as PaymentRow)).toBeNull();
+  });
+});
 
 describe('where the customer ends', () => {
   it.each([

@@ -10,7 +10,8 @@ import {
   type PageResult,
   type PaymentPageInput,
 } from '../../src/checkout/pages.ts';
-import { CARD_EXPIRES_PATTERN, CVV_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../src/contract/card-schema.ts';
+import { CVV_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../src/contract/card-schema.ts';
+import { FORM_EXPIRES_PATTERN } from '../../src/domain/card-checks.ts';
 import { attribute, startTags, tagById, tagsByName, textById } from './checkout-markup.ts';
 
 const PAN = '4111111111111111';
@@ -68,7 +69,8 @@ describe.each(CHECKOUT_LOCALES)('every checkout page in %s', (locale) => {
     expect(html).toContain('<link rel="stylesheet" href="/checkout/assets/checkout.css">');
     expect(html).toContain('<script src="/checkout/assets/checkout.js" defer></script>');
     expect(tagsByName(html, 'script')).toHaveLength(1);
-    expect(tagsByName(html, 'link')).toHaveLength(1);
+    expect(html).toContain('<link rel="icon" href="/checkout/assets/favicon.svg" type="image/svg+xml">');
+    expect(tagsByName(html, 'link')).toHaveLength(2);
     for (const tag of startTags(html)) {
       expect(tag).not.toMatch(/\son[a-z]+=/i);
       expect(tag).not.toMatch(/\sstyle=/i);
@@ -115,7 +117,7 @@ describe('renderPaymentPage', () => {
 
   it.each([
     ['pan', { inputmode: 'numeric', autocomplete: 'cc-number' }],
-    ['expires', { placeholder: 'MM/YYYY', autocomplete: 'cc-exp' }],
+    ['expires', { placeholder: 'MM/YY', autocomplete: 'cc-exp' }],
     ['holder', { autocomplete: 'cc-name' }],
     ['cvv', { inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '3' }],
   ] as const)('marks up #%s for autofill and the right keyboard', (id, expected) => {
@@ -126,7 +128,7 @@ describe('renderPaymentPage', () => {
   it('shows the product and the amount', () => {
     expect(textById(page.html, 'product')).toBe('Order #1001');
     expect(textById(page.html, 'amount')).toBe('10.00 USD');
-    expect(textById(renderPaymentPage(paymentInput({ amountMinor: 1000, currency: 'JPY', exponent: 0 })).html, 'amount')).toBe('1000 JPY');
+    expect(textById(renderPaymentPage(paymentInput({ amountMinor: 1000, currency: 'JPY', exponent: 0 })).html, 'amount')).toBe('1,000 JPY');
   });
 
   it('never renders back a card number or CVV, even when they are passed as values or in errors', () => {
@@ -181,11 +183,12 @@ describe('renderPaymentPage', () => {
   });
 
   // checkout.js checks the trimmed value against data-pattern and data-min/max-length; the hosted
-  // form's server check (parseCardForm) must reach the same verdict on every value.
+  // form's server check (parseCardForm) must reach the same verdict on every value (check digits and expiry
+  // dates not in the past here: card-checks.test.ts covers those).
   it.each([
     ['pan', '4111111111111111', true],
     ['pan', '4111 1111 1111 1111', true],
-    ['pan', ' 4111111111111111111 ', true],
+    ['pan', ' 4111111111111111110 ', true],
     ['pan', '411111111111111', false],
     ['pan', '41111111111111111111', false],
     ['pan', '4111-1111-1111-1111', false],
@@ -195,7 +198,9 @@ describe('renderPaymentPage', () => {
     ['expires', '00/2030', false],
     ['expires', '13/2030', false],
     ['expires', '1/2030', false],
-    ['expires', '12/30', false],
+    ['expires', '12/30', true],
+    ['expires', '12 / 30', true],
+    ['expires', '12/030', false],
     ['holder', 'JOHN DOE', true],
     ['holder', 'Ab Cd', true],
     ['holder', 'Ab C', false],
@@ -223,8 +228,8 @@ describe('renderPaymentPage', () => {
     expect(browserVerdict).toBe(valid);
   });
 
-  it('takes its browser patterns from the API card schema, so there is one copy of each rule', () => {
-    const patterns = { pan: PAN_PATTERN, expires: CARD_EXPIRES_PATTERN, holder: NO_CONTROL_CHARACTERS_PATTERN, cvv: CVV_PATTERN };
+  it('takes its browser patterns from the API card schema and the card checks, so there is one copy of each rule', () => {
+    const patterns = { pan: PAN_PATTERN, expires: FORM_EXPIRES_PATTERN, holder: NO_CONTROL_CHARACTERS_PATTERN, cvv: CVV_PATTERN };
     for (const [field, pattern] of Object.entries(patterns)) expect(attribute(tagById(page.html, field), 'data-pattern')).toBe(pattern);
   });
 });

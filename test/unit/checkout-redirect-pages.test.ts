@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RedirectRequest } from '../../src/contract/adapter-contract.ts';
 import { renderRedirectPage, renderResultPage, renderWaitingPage } from '../../src/checkout/pages.ts';
+import { declineText } from '../../src/checkout/decline-texts.ts';
 import { attribute, directiveSources, tagById, tagsByName, textById } from './checkout-markup.ts';
 
 const STATUS_URL = '/checkout/tok_3f2a/status';
@@ -177,13 +178,14 @@ describe('renderResultPage', () => {
     expect(attribute(tagById(page.html, 'result'), 'data-status')).toBe(status);
     expect(page.html).toContain(`<h1>${title}</h1>`);
     expect(textById(page.html, 'amount')).toBe('10.00 USD');
-    expect(page.html).not.toContain('id="result-reason"');
+    // A decline always names its class (domain/decline-class.ts), even without a gateway reason; no other status does.
+    expect(page.html.includes('id="result-reason"')).toBe(status === 'declined');
   });
 
-  it('shows the reason escaped when there is one', () => {
+  it("names the reason's class in the page's language, never the gateway's own text", () => {
     const page = renderResultPage({ locale: 'zh', status: 'declined', product: '<i>p</i>', amountText: '1 JPY', reason: '<script>x</script>' });
-    expect(textById(page.html, 'result-reason')).toBe('<script>x</script>');
-    expect(page.html).not.toContain('<script>x');
+    expect(textById(page.html, 'result-reason')).toBe(declineText('zh').reason.other);
+    expect(page.html).not.toContain('script>x');
     expect(page.html).not.toContain('<i>');
   });
 });

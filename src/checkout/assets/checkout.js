@@ -1,11 +1,13 @@
 // Payrail hosted checkout. Plain ES2020, no build, loaded with defer on every checkout page.
-// Every rule and message comes from data- attributes the server rendered, so this file holds no
-// copy of a validation rule and no text of its own.
+// Every pattern, limit and message comes from data- attributes the server rendered, so this file holds no
+// text of its own; the two rules a pattern cannot say (a card number's check digit, an expiry not in the
+// past) are written here as domain/card-checks.ts writes them for the server.
 'use strict';
 
 (function checkout() {
   const POLL_INTERVAL_MS = 1500;
   const POLL_DURATION_MAX_MS = 10 * 60 * 1000;
+  const SLOW_AFTER_MS = 4000; // a bank still silent after this gets a word of explanation instead of a bare spinner
   const PAN_DIGITS_MAX = 19;
   const EXPIRES_DIGITS_MAX = 6; // MMYYYY
   const CVV_DIGITS_MAX = 3;
@@ -82,7 +84,41 @@
       });
   }
 
-  // ---- (2) validation on submit --------------------------------------------------------------
+  // ---- (2) validation when a field is left, and on submit ----------------------------------------
+
+  function passesLuhn(digits) {
+    let sum = 0;
+    let doubled = false;
+    for (let index = digits.length - 1; index >= 0; index -= 1) {
+      let digit = digits.charCodeAt(index) - 48;
+      if (doubled) {
+        digit *= 2;
+        if (digit > 9) digit -= 9;
+      }
+      sum += digit;
+      doubled = !doubled;
+    }
+    return sum % 10 === 0;
+  }
+
+  // For a value of the right shape: a typo in the card number (Luhn),
+  // or an expiry (MM/YY read as 20YY, or MM/YYYY) before data-valid-from (YYYY-MM, the server's month).
+  function checkProblem(input, value) {
+    const check = input.getAttribute('data-check');
+    const message = input.getAttribute('data-check-message') || '';
+    if (check === 'check-digit') {
+      const digits = value.replace(/ /g, '');
+      return passesLuhn(digits) ? null : message;
+    }
+    if (check === 'expiry') {
+      const parts = value.split('/').map((part) => part.trim());
+      const validFrom = (input.getAttribute('data-valid-from') || '').split('-').map(Number);
+      if (parts.length !== 2 || validFrom.length !== 2) return null;
+      const year = parts[1].length === 2 ? 2000 + Number(parts[1]) : Number(parts[1]);
+      return year * 12 + Number(parts[0]) < validFrom[0] * 12 + validFrom[1] ? message : null;
+    }
+    return null;
+  }
 
   // As the server reads the form: the value trimmed, patterns as ECMA-262 regular expressions.
   function fieldProblem(input) {
@@ -92,7 +128,7 @@
     const lengthMin = input.hasAttribute('data-min-length') ? Number(input.getAttribute('data-min-length')) : 0;
     const lengthMax = input.hasAttribute('data-max-length') ? Number(input.getAttribute('data-max-length')) : Infinity;
     const valid = length >= lengthMin && length <= lengthMax && (!pattern || new RegExp(pattern, 'u').test(value));
-    return valid ? null : input.getAttribute('data-message') || '';
+    return valid ? checkProblem(input, value) : input.getAttribute('data-message') || '';
   }
 
   function showFieldError(form, input, message) {
@@ -119,7 +155,13 @@
     const button = form.querySelector('#pay');
     inputs.forEach((input) => {
       input.addEventListener('input', () => {
+        input.setAttribute('data-edited', 'true');
         if (input.getAttribute('aria-invalid') === 'true' && fieldProblem(input) === null) showFieldError(form, input, null);
+      });
+      // Leaving a field checks it, unless the customer is only passing through an empty one.
+      input.addEventListener('blur', () => {
+        if (input.value.trim() === '' && input.getAttribute('data-edited') !== 'true') return;
+        showFieldError(form, input, fieldProblem(input));
       });
     });
     form.addEventListener('submit', (event) => {
@@ -144,6 +186,7 @@
         button.disabled = true;
         button.setAttribute('aria-busy', 'true');
         if (button.getAttribute('data-busy-text')) button.textContent = button.getAttribute('data-busy-text');
+        explainSlowAnswer(button);
       }
     });
     // Coming back through the history cache must not leave a dead button.
@@ -153,6 +196,21 @@
       button.disabled = false;
       button.removeAttribute('aria-busy');
     });
+  }
+
+  // While the form's post waits on the bank, a greyed button alone looks like a hang: say why, after a while.
+  function explainSlowAnswer(button) {
+    const message = button.getAttribute('data-slow-text');
+    if (!message) return;
+    window.setTimeout(() => {
+      if (!button.disabled || document.getElementById('slow-note')) return;
+      const note = document.createElement('p');
+      note.id = 'slow-note';
+      note.className = 'slow-note';
+      note.setAttribute('role', 'status');
+      note.textContent = message;
+      button.insertAdjacentElement('afterend', note);
+    }, SLOW_AFTER_MS);
   }
 
   // ---- (3) redirects -------------------------------------------------------------------------
@@ -183,6 +241,18 @@
   function setUpPoller(waiting) {
     const statusUrl = waiting.getAttribute('data-status-url');
     const startedAt = Date.now();
+    // The payment is already over: straight on to where it ends, no first poll.
+    const goTo = waiting.getAttribute('data-go-to');
+    if (goTo && isNavigable(goTo)) {
+      window.location.replace(goTo);
+      return;
+    }
+    window.setTimeout(() => {
+      const note = document.getElementById('slow-note');
+      if (!note || waiting.classList.contains('waiting-stopped')) return;
+      note.textContent = waiting.getAttribute('data-slow-message') || '';
+      note.hidden = false;
+    }, SLOW_AFTER_MS);
 
     function giveUp() {
       const message = document.getElementById('waiting-message');
@@ -219,7 +289,16 @@
     schedule();
   }
 
+  // A page answering a form post (a refused card form) becomes a plain GET entry: Back or Reload to it shows the
+  // page as it stands now instead of asking to resubmit the form.
+  function forgetFormPost() {
+    if (window.history && typeof window.history.replaceState === 'function') {
+      window.history.replaceState(window.history.state, '', window.location.href);
+    }
+  }
+
   function start() {
+    forgetFormPost();
     const cardForm = document.getElementById('card-form');
     if (cardForm) {
       setUpFormatting(cardForm);
