@@ -188,13 +188,17 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // TermUrl of 3-D Secure and the landing after /pay: GET, or POST as issuers do (answered 303 to the GET).
+  // The customer comes back from the bank in the language the payment page spoke: the payment's locale, which the
+  // issuer's post does not carry, before the browser's Accept-Language.
+  const returnLocaleOf = (request: LocaleRequest, payment: CheckoutPayment): CheckoutLocale =>
+    localeOf({ headers: request.headers, query: { locale: request.query.locale ?? payment.locale ?? undefined } }, payment);
   routes.get('/checkout/:token/return', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
-    return showState(reply, request.log, payment, localeOf(request, payment), true);
+    return showState(reply, request.log, payment, returnLocaleOf(request, payment), true);
   });
   routes.post('/checkout/:token/return', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
-    return reply.redirect(urls(payment.token, localeOf(request, payment)).landing, 303);
+    return reply.redirect(urls(payment.token, returnLocaleOf(request, payment)).landing, 303);
   });
 
   await registerStepRoutes(app, deps, { load, localeOf, send, withFormCsp, amountText, formPostLimit });

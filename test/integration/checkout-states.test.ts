@@ -129,6 +129,19 @@ describe.each(engines)('hosted checkout states on %s', (engine) => {
       expect(adapter.requestsFor('pay', token)).toHaveLength(1);
     });
 
+    it('brings the customer back from the bank in the payment\'s language, whatever the browser says', async () => {
+      const token = await createPayment({ locale: 'jp' });
+      const returned = await harness.app.inject({
+        method: 'POST',
+        url: `/checkout/${token}/return`,
+        headers: { ...FORM_HEADERS, 'accept-language': 'en-US,en;q=0.9' },
+        payload: 'PaRes=xyz&MD=md-1',
+      });
+      expect(returned.statusCode).toBe(303);
+      expect(returned.headers.location).toBe(`/checkout/${token}/return?locale=jp`);
+      expect(langOf((await get(`/checkout/${token}/return`, { 'accept-language': 'en' })).body)).toBe('ja');
+    });
+
     it('goes from the landing page straight to the merchant once the payment is final, without a first poll', async () => {
       const token = await createPayment({ redirectSuccessUrl: 'https://shop.example/thanks' });
       adapter.respond('pay', () => reply.json(adapterAnswer.approved(`gw_${token}`)));
