@@ -129,7 +129,7 @@ describe.each(engines)('hosted checkout states on %s', (engine) => {
       expect(adapter.requestsFor('pay', token)).toHaveLength(1);
     });
 
-    it('brings the customer back from the bank in the payment\'s language, whatever the browser says', async () => {
+    it("brings the customer back from the bank in the payment's language, whatever the browser says", async () => {
       const token = await createPayment({ locale: 'jp' });
       const returned = await harness.app.inject({
         method: 'POST',
