@@ -1,3 +1,4 @@
+import { PAGE_LOCALE_BY_LANGUAGE } from '../lib/accept-language.ts';
 // spec 2.1: the payment page speaks en, zh and jp; the spec's "jp" is Japanese (BCP 47 "ja").
 
 export const CHECKOUT_LOCALES = ['en', 'zh', 'jp'] as const;
@@ -228,16 +229,9 @@ export function checkoutText(locale: CheckoutLocale): CheckoutText {
   return TEXT_BY_LOCALE[locale];
 }
 
-// Browser-style tags are accepted for the same languages: ja → jp, zh-CN → zh, en_GB → en.
-const LOCALE_BY_LANGUAGE: ReadonlyMap<string, CheckoutLocale> = new Map([
-  ['en', 'en'],
-  ['zh', 'zh'],
-  ['jp', 'jp'],
-  ['ja', 'jp'],
-]);
-
-// The locale query parameter is untrusted; anything we do not speak falls back to English.
+// The locale query parameter is untrusted; anything we do not speak falls back to English. Browser-style tags are
+// accepted for the same languages: ja → jp, zh-CN → zh, en_GB → en.
 export function normalizeLocale(value: string | undefined): CheckoutLocale {
   const language = (value ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return LOCALE_BY_LANGUAGE.get(language) ?? 'en';
+  return PAGE_LOCALE_BY_LANGUAGE.get(language) ?? 'en';
 }

@@ -1,4 +1,5 @@
 import type { AmountLocale } from '../domain/format-amount.ts';
+import { preferredPageLocale } from '../lib/accept-language.ts';
 
 // The sandbox 3-D Secure page in Payrail's three page languages (spec 2.1: en, zh, jp). The adapter contract
 // carries no locale, so the page does what an issuer's ACS does: it reads the customer's browser language
@@ -88,33 +89,7 @@ export function threeDSecureText(locale: ThreeDSecureLocale): ThreeDSecureText {
   return TEXTS[locale];
 }
 
-// Browser language subtags to page locales; "jp" is not a language tag, but Payrail's own locale code.
-const LOCALE_BY_LANGUAGE: ReadonlyMap<string, ThreeDSecureLocale> = new Map([
-  ['en', 'en'],
-  ['zh', 'zh'],
-  ['ja', 'jp'],
-  ['jp', 'jp'],
-]);
-const ACCEPT_LANGUAGE_LENGTH_MAX = 1024; // longer headers are not parsed: en
-const ACCEPT_LANGUAGE_ENTRIES_MAX = 32;
-
-// The highest-weighted language of Accept-Language the page speaks (RFC 9110 12.5.4), else en.
+// The browser's language when the page speaks it, else en.
 export function threeDSecureLocaleOf(acceptLanguage: string | undefined): ThreeDSecureLocale {
-  if (acceptLanguage === undefined || acceptLanguage.length > ACCEPT_LANGUAGE_LENGTH_MAX) return 'en';
-  let best: { locale: ThreeDSecureLocale; weight: number } | null = null;
-  for (const entry of acceptLanguage.split(',').slice(0, ACCEPT_LANGUAGE_ENTRIES_MAX)) {
-    const [range = '', ...parameters] = entry.split(';').map((part) => part.trim());
-    const locale = LOCALE_BY_LANGUAGE.get(range.toLowerCase().split('-')[0] ?? '');
-    if (locale === undefined) continue;
-    const weight = weightOf(parameters);
-    if (weight > 0 && (best === null || weight > best.weight)) best = { locale, weight };
-  }
-  return best?.locale ?? 'en';
-}
-
-function weightOf(parameters: readonly string[]): number {
-  const quality = parameters.find((parameter) => /^q\s*=/i.test(parameter));
-  if (quality === undefined) return 1;
-  const value = Number(quality.replace(/^q\s*=\s*/i, ''));
-  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : 0;
+  return preferredPageLocale(acceptLanguage) ?? 'en';
 }
