@@ -135,8 +135,17 @@ const preparedOutcomes = new WeakMap<Db, Map<string, ReturnType<typeof prepareOu
 
 // One statement for what applyToLockedPayment does in a transaction: the status moves only while the payment still
 // has `expected` (the transition's from), the provider's details are saved, the log rows written, and a final
-// status closes the open status checks and queues the notification. Built once per database and shape.
+// status closes the open status checks and queues the notification. Prepared once per database and shape.
 function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelection) {
+  return outcomeQuery(db, shape, selectionName).prepare(`payrail_outcome_${shape}_${selectionName}`);
+}
+
+// The final outcome statement's text, with its $n parameters: tests read the plan PostgreSQL makes of it.
+export function finalOutcomeSql(db: Db): string {
+  return outcomeQuery(db, 'final', 'full').toSQL().sql;
+}
+
+function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelection) {
   const selection = OUTCOME_SELECTIONS[selectionName];
   const value = (name: string) => sql.placeholder(name);
   const now = sql`${value('now')}::timestamptz`;
@@ -166,7 +175,7 @@ function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelec
     from moved cross join jsonb_array_elements(${value('logs')}::jsonb) with ordinality as entries(value, position)
     order by entries.position`);
   const closed = db.$with('closed', {}).as(sql`update ${outbox} set done_at = ${now} from moved
-    where outbox.payment_id = moved.id and outbox.topic = 'status_check' and outbox.done_at is null`);
+    where outbox.payment_id = moved.id and outbox.payment_id = ${value('id')} and outbox.topic = 'status_check' and outbox.done_at is null`);
   const queued = db.$with('queued', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at, event_id)
     select 'notification', moved.id, ${now}, ${value('eventId')}::text from moved`);
   // The posting: its transaction, its entries and the balances they move (nothing when `kind` is null).
@@ -183,7 +192,7 @@ function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelec
     on conflict (merchant_id, environment, currency, account, shard)
     do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = excluded.updated_at`);
   const statement = shape === 'final' ? db.with(moved, logged, closed, queued, posted, entered, balanced) : db.with(moved, logged);
-  return statement.select().from(moved).prepare(`payrail_outcome_${shape}_${selectionName}`);
+  return statement.select().from(moved);
 }
 
 function preparedOutcomeOf(db: Db, shape: OutcomeShape, selection: OutcomeSelection) {

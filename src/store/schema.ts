@@ -246,7 +246,12 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
   },
-  (table) => [index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`), index('outbox_payment_idx').on(table.paymentId)],
+  (table) => [
+    index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`),
+    // A payment's open work, found by payment and topic whatever the other payments have open: with payment_id
+    // alone the planner may walk outbox_due_idx over every open row of the topic instead.
+    index('outbox_open_payment_idx').on(table.paymentId, table.topic).where(sql`${table.doneAt} is null`),
+  ],
 );
 
 export const notificationAttempts = pgTable(

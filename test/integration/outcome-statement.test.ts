@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTransition, NO_FINAL_CHANGE } from '../../src/domain/payment-status.ts';
 import { claimDueNotifications, finishNotificationWork } from '../../src/store/notification-work-repo.ts';
 import { insertPendingPayment, type PaymentInsert } from '../../src/store/payments-repo.ts';
-import { enqueue, findPaymentById, INIT_TO_PENDING, transitionPayment, writeOutcome, type OutcomeWrite } from '../../src/store/processing-repo.ts';
+import {
+  enqueue,
+  finalOutcomeSql,
+  findPaymentById,
+  INIT_TO_PENDING,
+  transitionPayment,
+  writeOutcome,
+  type OutcomeWrite,
+} from '../../src/store/processing-repo.ts';
 import { testEngines } from '../support/databases.ts';
 import { startHarness, type Harness, type TestMerchant } from '../support/harness.ts';
 import { queryRows } from '../support/sql.ts';
@@ -164,6 +172,31 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     expect(stayed!.updatedAt.getTime()).toBeGreaterThan(createdUpdatedAt.getTime());
     expect(await logsOf(id)).toEqual([{ kind: 'pay', entry: 'waiting' }]);
     expect(await outboxOf(id)).toMatchObject([{ topic: 'status_check', done: false }]);
+  });
+
+  // The outcome statement closes the payment's status check. Prepared statements soon run a generic plan, and it once
+  // walked outbox_due_idx over every open status check of every payment (41 under the H2H bench's load) to find it.
+  it("closes the payment's own status check through its open-work index, whatever else is open (generic plan)", async () => {
+    const other = await sentPayment();
+    await harness.database.db.execute(sql`insert into outbox (topic, payment_id, due_at)
+      select 'status_check', ${other.id}, now() + interval '1 minute' from generate_series(1, 2000)`);
+    const plan = await db().transaction(async (tx) => {
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`prepare outcome_probe as ${finalOutcomeSql(db())}`));
+      try {
+        const described = (await tx.execute(sql`select cardinality(parameter_types) as count from pg_prepared_statements where name = 'outcome_probe'`)) as {
+          rows: { count: number }[];
+        };
+        const parameterCount = Number(described.rows[0]?.count);
+        expect(parameterCount).toBeGreaterThan(20);
+        const nulls = Array.from({ length: parameterCount }, () => 'null').join(', ');
+        return JSON.stringify(await tx.execute(sql.raw(`explain (format json) execute outcome_probe(${nulls})`)));
+      } finally {
+        await tx.execute(sql`deallocate outcome_probe`);
+      }
+    });
+    expect(plan).toContain('outbox_open_payment_idx');
+    expect(plan).not.toContain('outbox_due_idx');
   });
 
   it('claims due notifications with their payment and sealed merchant key, then records each attempt with its outcome', async () => {
