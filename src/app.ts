@@ -19,6 +19,7 @@ import { answerFrameworkError } from './lib/framework-errors.ts';
 import { commonErrorsTransform } from './lib/openapi-common-errors.ts';
 import { serverTimeouts } from './lib/server-timeouts.ts';
 import { registerJsonBodyParser } from './lib/json-body-parser.ts';
+import { registerRequestValidation } from './lib/request-validation.ts';
 import { ApiError } from './lib/errors.ts';
 import { secureContextTrusting } from './lib/trusted-ca.ts';
 import { loggerOptions } from './lib/logger.ts';
@@ -40,6 +41,7 @@ import { commissionAdminRoutes } from './admin-api/commissions/routes.ts';
 import { ledgerAdminRoutes } from './admin-api/ledger/routes.ts';
 import { disputeRoutes } from './merchant-api/disputes/routes.ts';
 import { disputeAdminRoutes } from './admin-api/disputes/routes.ts';
+import { conflictAdminRoutes } from './admin-api/conflicts/routes.ts';
 import { userAdminRoutes } from './admin-api/users/routes.ts';
 import { businessAccountAdminRoutes } from './admin-api/business-accounts/routes.ts';
 import { appTokenAdminRoutes } from './admin-api/app-tokens/routes.ts';
@@ -74,7 +76,6 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     // A plugin's start-up (the docs' static files, the sandbox adapter's routes) may take longer than Fastify's 10 s
     // default on a loaded machine; a start that is merely slow should not fail.
     pluginTimeout: 60_000,
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     frameworkErrors: answerFrameworkError, // an undecodable URL answers in the error envelope too (documented 400)
   };
   const withTls: FastifyServerOptions = options.https
@@ -88,6 +89,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   app.addHook('onClose', async () => stopListening());
   app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
   registerJsonBodyParser(app); // nesting-depth limit for every route
+  registerRequestValidation(app); // JSON bodies exactly as typed, integers bounded, no NUL in any text
   registerErrorHandling(app);
   // HTTPS to the outside: our own TLS, or a TLS-terminating proxy in front (PAYRAIL_TRUST_PROXY).
   registerSecurityHeaders(app, { hsts: Boolean(options.https) || context.config.trustProxy });
@@ -167,6 +169,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       await adminScope.register(commissionAdminRoutes);
       await adminScope.register(ledgerAdminRoutes);
       await adminScope.register(disputeAdminRoutes);
+      await adminScope.register(conflictAdminRoutes);
       await adminScope.register(userAdminRoutes);
       await adminScope.register(businessAccountAdminRoutes);
       await adminScope.register(appTokenAdminRoutes);

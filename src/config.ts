@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import Type, { type Static } from 'typebox';
 import { parseTimeRatesText, TimeRatesError } from './domain/status-check-schedule.ts';
@@ -14,6 +14,18 @@ const ConfigEnv = Type.Object({
   PAYRAIL_DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
   PAYRAIL_DATA_DIR: Type.String({ default: './data' }),
   PAYRAIL_DISPUTE_DOCUMENTS_DIR: Type.Optional(Type.String({ minLength: 1, description: 'dispute evidence files; default <data dir>/dispute-documents' })),
+  PAYRAIL_DISPUTE_EVIDENCE_QUOTA_BYTES: Type.Integer({
+    minimum: 0,
+    maximum: 1_099_511_627_776,
+    default: 200 * 1024 * 1024,
+    description: 'dispute evidence files a merchant may keep in production, all disputes together (200 MiB)',
+  }),
+  PAYRAIL_DISPUTE_EVIDENCE_SANDBOX_QUOTA_BYTES: Type.Integer({
+    minimum: 0,
+    maximum: 1_099_511_627_776,
+    default: 20 * 1024 * 1024,
+    description: 'the same in the sandbox (20 MiB)',
+  }),
   PAYRAIL_PROFILE_FILES_DIR: Type.Optional(Type.String({ minLength: 1, description: 'KYC documents of profiles; default <data dir>/profile-files' })),
   PAYRAIL_ALLOW_EMBEDDED: Type.Boolean({ default: false }),
   PAYRAIL_TLS_CERT: Type.Optional(Type.String()),
@@ -59,7 +71,18 @@ const ConfigEnv = Type.Object({
   PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 30 }),
   PAYRAIL_SIGN_IN_CODE_TTL_S: Type.Integer({ minimum: 10, maximum: 3600, default: 300, description: 'how long a sign-in confirmation code is valid' }),
   PAYRAIL_SIGN_IN_WINDOW_S: Type.Integer({ minimum: 60, maximum: 86_400, default: 900, description: 'the window the sign-in limits count in' }),
-  PAYRAIL_SIGN_IN_ACCOUNT_MAX: Type.Integer({ minimum: 1, maximum: 10_000, default: 10, description: 'sign-in attempts per login and window' }),
+  PAYRAIL_SIGN_IN_PAIR_MAX: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 10,
+    description: 'sign-in attempts per login from one client address and window',
+  }),
+  PAYRAIL_SIGN_IN_ACCOUNT_MAX: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 100,
+    description: 'sign-in attempts per login from all addresses and window: the ceiling against a distributed attack',
+  }),
   PAYRAIL_SIGN_IN_IP_MAX: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: 'sign-in attempts per client IP and window' }),
   PAYRAIL_PASSWORD_SCRYPT_LOG_N: Type.Integer({
     minimum: 10,
@@ -81,6 +104,7 @@ export interface Config {
   dbPoolMax: number;
   dataDir: string;
   disputeDocumentsDir: string; // dispute evidence files (0700 folder, 0600 files), never served openly
+  disputeEvidenceQuotaBytes: { production: number; sandbox: number }; // per merchant and environment, all disputes
   profileFilesDir: string; // KYC documents of core banking profiles, kept like dispute evidence
   allowEmbedded: boolean;
   tlsCertPath: string | null;
@@ -112,7 +136,7 @@ export interface Config {
     checkoutPostIpMax: number;
     coreIpMax: number;
   };
-  signIn: { codeTtlS: number; windowS: number; accountMax: number; ipMax: number }; // two-step sign-in of the core banking API
+  signIn: { codeTtlS: number; windowS: number; pairMax: number; accountMax: number; ipMax: number }; // two-step sign-in of the core banking API
   passwordScryptLogN: number; // cost of new password hashes; a stored hash keeps the cost it was made with
   smtp: { url: string; from: string } | null; // null: sign-in codes are written to the log (development delivery)
 }
@@ -140,6 +164,7 @@ function toConfig(env: ConfigEnvValues): Config {
   if (Boolean(env.PAYRAIL_TLS_CERT) !== Boolean(env.PAYRAIL_TLS_KEY)) {
     throw new ConfigError('PAYRAIL_TLS_CERT and PAYRAIL_TLS_KEY must be set together');
   }
+  refuseInsideEmbeddedDatabase(env);
   const publicHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   const publicUrl = env.PAYRAIL_PUBLIC_URL ?? `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${env.PORT}`;
   return {
@@ -150,6 +175,7 @@ function toConfig(env: ConfigEnvValues): Config {
     dbPoolMax: env.PAYRAIL_DB_POOL_MAX,
     dataDir: resolve(env.PAYRAIL_DATA_DIR),
     disputeDocumentsDir: resolve(env.PAYRAIL_DISPUTE_DOCUMENTS_DIR ?? join(env.PAYRAIL_DATA_DIR, 'dispute-documents')),
+    disputeEvidenceQuotaBytes: { production: env.PAYRAIL_DISPUTE_EVIDENCE_QUOTA_BYTES, sandbox: env.PAYRAIL_DISPUTE_EVIDENCE_SANDBOX_QUOTA_BYTES },
     profileFilesDir: resolve(env.PAYRAIL_PROFILE_FILES_DIR ?? join(env.PAYRAIL_DATA_DIR, 'profile-files')),
     allowEmbedded: env.PAYRAIL_ALLOW_EMBEDDED,
     tlsCertPath: env.PAYRAIL_TLS_CERT ?? null,
@@ -184,12 +210,25 @@ function toConfig(env: ConfigEnvValues): Config {
     signIn: {
       codeTtlS: env.PAYRAIL_SIGN_IN_CODE_TTL_S,
       windowS: env.PAYRAIL_SIGN_IN_WINDOW_S,
+      pairMax: env.PAYRAIL_SIGN_IN_PAIR_MAX,
       accountMax: env.PAYRAIL_SIGN_IN_ACCOUNT_MAX,
       ipMax: env.PAYRAIL_SIGN_IN_IP_MAX,
     },
     passwordScryptLogN: env.PAYRAIL_PASSWORD_SCRYPT_LOG_N,
     smtp: smtpOf(env),
   };
+}
+
+// Uploaded files never go inside the embedded database's folder (<data dir>/pglite), which PGlite owns and a
+// restore of the database replaces whole.
+function refuseInsideEmbeddedDatabase(env: ConfigEnvValues): void {
+  const pgliteDir = resolve(env.PAYRAIL_DATA_DIR, 'pglite');
+  for (const name of ['PAYRAIL_DISPUTE_DOCUMENTS_DIR', 'PAYRAIL_PROFILE_FILES_DIR'] as const) {
+    const folder = env[name];
+    if (folder === undefined) continue;
+    const path = resolve(folder);
+    if (path === pgliteDir || path.startsWith(`${pgliteDir}${sep}`)) throw new ConfigError(`${name} must not be inside ${pgliteDir}, the embedded database`);
+  }
 }
 
 function smtpOf(env: ConfigEnvValues): Config['smtp'] {

@@ -24,6 +24,8 @@ const USAGE = `Usage: payrail <command> [options]
   dispute get --token T        a dispute with its documents
   dispute review --token T     put an open dispute under review
   dispute resolve --token T --outcome won|lost [--note TEXT]  won: the hold back to available; lost: the merchant is debited (the note is shown to the merchant)
+  conflicts [--all]            late provider answers that contradicted a final status, unresolved ones (--all: every one)
+  conflicts resolve ID --accept|--dismiss [--operator NAME]  accept: apply the reported status (ledger posting, notification); dismiss: keep it
   user create --email E --phone P --password PW|- --name N --surname S [--company C] [--currency EUR] [--wallet-type personal|business] [--country GB]
                                create a person who signs in to the core banking API (--password -: read it from standard input)
   user list                    list profiles
@@ -68,6 +70,10 @@ async function main(argv: string[]): Promise<number> {
       status: { type: 'string' },
       outcome: { type: 'string' },
       note: { type: 'string' },
+      accept: { type: 'boolean' },
+      dismiss: { type: 'boolean' },
+      all: { type: 'boolean' },
+      operator: { type: 'string' },
       email: { type: 'string' },
       phone: { type: 'string' },
       password: { type: 'string' },
@@ -117,6 +123,17 @@ async function main(argv: string[]): Promise<number> {
       const client = adminClient(config, values.url ?? config.publicUrl);
       try {
         await runDisputeCommand(client, action, { ...values }, print);
+      } finally {
+        await client.close();
+      }
+      return 0;
+    }
+    case 'conflicts': {
+      const { adminClient } = await import('./cli/admin-client.ts');
+      const { runConflictCommand } = await import('./cli/conflict-commands.ts');
+      const client = adminClient(config, values.url ?? config.publicUrl);
+      try {
+        await runConflictCommand(client, positionals.slice(1), { ...values }, print);
       } finally {
         await client.close();
       }

@@ -2,7 +2,7 @@ import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { openCardPage, submitCardPin } from '../flows/card-pages.ts';
+import { confirmCardReveal, openCardPage, previewCardPage, submitCardPin } from '../flows/card-pages.ts';
 import { ApiError } from '../lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../lib/rate-limits.ts';
 import { html } from '../lib/html.ts';
@@ -15,7 +15,8 @@ const FORM_BODY_LIMIT_BYTES = 1024;
 
 // The hosted card pages (spec 4, show_card_data and show_set_card_pin): /cards/<token> shows a card's full data or
 // takes its PIN in the cardholder's browser. The token is the only credential and works once; the request log
-// masks it (lib/log-url.ts). No script, no frame, no referrer, no cache.
+// masks it (lib/log-url.ts). No script, no frame, no referrer, no cache. Posts (the PIN, the reveal button) come
+// only from our own page: a cross-site form is refused.
 export async function cardPageRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
@@ -28,8 +29,16 @@ export async function cardPageRoutes(app: FastifyInstance): Promise<void> {
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => send(reply, errorPage(error, request)));
 
-  routes.get('/cards/*', { schema, onRequest: ipLimit(limits.coreIpMax) }, async (request, reply) =>
-    send(reply, renderCardPage(await openCardPage(deps, request.params['*']), request.params['*'])),
+  // Only a browser navigating to the link (Sec-Fetch-Mode: navigate) reveals it; anything else that fetches it (a
+  // link preview, a scanner, an old browser) gets the page that asks first, and HEAD never uses it up.
+  routes.get('/cards/*', { schema, exposeHeadRoute: false, onRequest: ipLimit(limits.coreIpMax) }, async (request, reply) => {
+    const token = request.params['*'];
+    const navigated = request.headers['sec-fetch-mode'] === 'navigate';
+    return send(reply, renderCardPage(navigated ? await openCardPage(deps, token) : await previewCardPage(deps, token), token));
+  });
+
+  routes.head('/cards/*', { schema, onRequest: ipLimit(limits.coreIpMax) }, async (request, reply) =>
+    send(reply, renderCardPage(await previewCardPage(deps, request.params['*']), request.params['*'])),
   );
 
   routes.post('/cards/*', { schema, onRequest: ipLimit(limits.checkoutPostIpMax) }, async (request, reply) => {
@@ -37,7 +46,10 @@ export async function cardPageRoutes(app: FastifyInstance): Promise<void> {
     const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
     const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
     const token = request.params['*'];
-    const view = await submitCardPin(deps, token, { pin: text('pin'), confirmation: text('pin_confirmation') });
+    const view =
+      text('reveal') === '1'
+        ? await confirmCardReveal(deps, token)
+        : await submitCardPin(deps, token, { pin: text('pin'), confirmation: text('pin_confirmation') });
     return send(reply, renderCardPage(view, token));
   });
 }

@@ -27,6 +27,8 @@ export function renderCardPage(view: CardPageView, token: string): RenderedPage 
   switch (view.view) {
     case 'card_data':
       return page(200, 'Your card', cardDataMain(view.card));
+    case 'reveal_prompt':
+      return page(200, 'Show your card', revealPromptMain(token, view.panMask));
     case 'pin_form':
       return page(
         view.problem === null ? 200 : 422,
@@ -77,5 +79,16 @@ ${problem === null ? '' : html`<p class="error" id="pin-error" role="alert">${pr
 <label for="pin">New PIN (4 digits)</label>${pinInput('pin')}
 <label for="pin_confirmation">Repeat the PIN</label>${pinInput('pin_confirmation')}
 <button type="submit" id="set-pin">Set PIN</button>
+</form>`;
+}
+
+// Asked before revealing: a link preview or a scanner reads this page and leaves the link unused.
+function revealPromptMain(token: string, panMask: string): SafeHtml {
+  return html`<h1>Show your card</h1>
+<p>Card <span class="mask">${panMask}</span></p>
+<p class="note">The card number, expiry and CVV are shown once: have a safe place to read them.</p>
+<form method="post" action="/cards/${token}" autocomplete="off">
+<input type="hidden" name="reveal" value="1">
+<button type="submit" id="reveal-card">Show card details</button>
 </form>`;
 }

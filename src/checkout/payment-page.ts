@@ -31,6 +31,7 @@ export interface PaymentPageInput {
   values?: { holder?: string; expires?: string }; // pan and cvv are never rendered back
   now?: Date; // the month an expiry must not be before, for the browser's check
   merchant?: string; // the merchant's display name: the page's heading and title
+  collectCard?: boolean; // false: the gateway takes no card (payment_method bank_account or redirect), the form has no fields
 }
 
 // The browser checks what the server checks: the same patterns and lengths, read from CardSchema.
@@ -153,14 +154,15 @@ function renderFormErrors(input: PaymentPageInput, text: CheckoutText): SafeHtml
 export function renderPaymentPage(input: PaymentPageInput): PageResult {
   const text = checkoutText(input.locale);
   const amountText = formatAmount(input.amountMinor, input.currency, input.exponent, input.locale);
+  const collectCard = input.collectCard ?? true;
   const main = html`<h1 id="page-heading" class="page-heading">${input.merchant === undefined ? text.pageTitle : stateText(input.locale).payMerchant(input.merchant)}</h1>
 <section class="summary" aria-label="${text.productLabel}">
 <p class="summary-product"><span class="summary-label">${text.productLabel}</span> <span id="product">${input.product}</span></p>
 <p class="summary-amount"><span class="summary-label">${text.amountLabel}</span> <strong id="amount">${amountText}</strong></p>
 </section>
-<form id="card-form" class="card-form" method="post" action="${input.actionUrl}" novalidate data-payment-token="${input.token}">
+<form id="${collectCard ? 'card-form' : 'payment-form'}" class="card-form" method="post" action="${input.actionUrl}" novalidate data-payment-token="${input.token}">
 ${renderFormErrors(input, text)}
-${renderFields(input, text)}
+${collectCard ? renderFields(input, text) : ''}
 <button id="pay" class="button button-primary" type="submit" data-busy-text="${text.payBusy}" data-slow-text="${stateText(input.locale).slowWait}">${text.payButton(amountText)}</button>
 </form>
 <p class="secure-note">${ICONS.lock}<span>${text.secureNote}</span></p>`;

@@ -10,6 +10,7 @@ import type { RedirectRequest } from '../contract/adapter-contract.ts';
 import { ApiError } from '../lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../lib/rate-limits.ts';
 import { loadCheckoutPayment, type CheckoutPayment } from '../flows/checkout-payment.ts';
+import { checkoutPaymentMethod } from '../flows/checkout-method.ts';
 import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
 import { parseCardForm } from './card-form.ts';
 import { checkoutCsp, CspSourceError } from './csp.ts';
@@ -76,7 +77,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     formatAmount(payment.amountMinor, payment.currency, currencyExponent(context.currencies, payment.currency) ?? 2, locale);
 
   // Where a payment stands decides the page: card form, 3-D Secure step, waiting, or the end.
-  const cardPage = (payment: CheckoutPayment, locale: CheckoutLocale, extra: Pick<Parameters<typeof renderPaymentPage>[0], 'errors' | 'values'> = {}) =>
+  type CardPageExtra = Pick<Parameters<typeof renderPaymentPage>[0], 'errors' | 'values' | 'collectCard'>;
+  const cardPage = (payment: CheckoutPayment, locale: CheckoutLocale, extra: CardPageExtra = {}) =>
     withFormCsp(
       renderPaymentPage({
         token: payment.token,
@@ -116,7 +118,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   // landing: the page after someone else's form post (an issuer's 3-D Secure page, TermUrl). That page's CSP
   // form-action may not allow the merchant's origin, so a destination is reached by checkout.js, at once; and the
   // 3-D Secure step it returns from is done, so a pending payment waits instead of being sent there again.
-  const showState = (reply: FastifyReply, log: FastifyBaseLogger, payment: CheckoutPayment, locale: CheckoutLocale, landing: boolean) => {
+  const showState = async (reply: FastifyReply, log: FastifyBaseLogger, payment: CheckoutPayment, locale: CheckoutLocale, landing: boolean) => {
     // A secure code or more data the adapter asks for (issue 10) comes before any destination.
     const stepPage = stepPageOf(payment, locale, amountText(payment, locale), stepUrls(payment.token, locale), null, payment.merchantDisplayName);
     if (stepPage) return send(reply, withFormCsp(stepPage, payment));
@@ -126,7 +128,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       return reachable ? reply.redirect(destination, 303) : send(reply, waitingPage(payment, locale, destination));
     }
     const status = payment.status as PaymentStatus;
-    if (status === 'init') return send(reply, payment.walletToken === null ? cardPage(payment, locale) : walletPage(payment, locale));
+    if (status === 'init' && payment.walletToken !== null) return send(reply, walletPage(payment, locale));
+    if (status === 'init') return send(reply, cardPage(payment, locale, { collectCard: (await checkoutPaymentMethod(context, payment)) === 'card' }));
     const redirect = payment.redirectRequest as RedirectRequest | null;
     if (status === 'pending' && redirect !== null && !landing) {
       return send(
@@ -150,6 +153,19 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     );
   };
 
+  // A payment whose lifetime ended before its form was taken (the expiry worker moves it to expired later).
+  const expiredPage = (payment: CheckoutPayment, locale: CheckoutLocale) =>
+    renderResultPage({
+      locale,
+      status: 'expired',
+      product: payment.product,
+      amountText: amountText(payment, locale),
+      reason: null,
+      backUrl: shopUrl(payment),
+      merchant: payment.merchantDisplayName,
+      note: stateText(locale).reopened['expired'] ?? null,
+    });
+
   routes.get('/checkout/:token', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
     if (wantsJson(request.headers.accept, payment)) return reply.send(await checkoutJson(deps, payment, request.ip));
@@ -161,6 +177,13 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     const locale = localeOf(request, payment);
     const page = urls(payment.token, locale).page;
     if (payment.status !== 'init' || payment.walletToken !== null) return reply.redirect(page, 303);
+    // A gateway that takes no card gets none: whatever the form carried is not read.
+    if ((await checkoutPaymentMethod(context, payment)) !== 'card') {
+      const processed = await processPayment(deps, payment, null, { ip: request.ip }).catch(refusalBeforeSending);
+      if ('expired' in processed) return send(reply, expiredPage(payment, locale));
+      if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
+      return reply.redirect(page, 303);
+    }
     const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
     const parsed = parseCardForm(form);
     if ('invalidFields' in parsed) {
@@ -169,6 +192,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalBeforeSending);
+    // A form posted after expires_at, before the expiry worker ran: nothing was sent, the page says it expired.
+    if ('expired' in processed) return send(reply, expiredPage(payment, locale));
     if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
     return reply.redirect(page, 303);
   });
@@ -230,7 +255,8 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
 // page saying the card was not charged, not an error in JSON.
 const REFUSED_BEFORE_SENDING: Readonly<Record<string, number>> = { merchant_disabled: 403, no_gateway: 422 };
 
-function refusalBeforeSending(error: unknown): { refusedStatus: number } {
+function refusalBeforeSending(error: unknown): { refusedStatus: number } | { expired: true } {
+  if (error instanceof ApiError && error.code === 'payment_expired') return { expired: true };
   const refusedStatus = error instanceof ApiError ? REFUSED_BEFORE_SENDING[error.code] : undefined;
   if (refusedStatus === undefined) throw error;
   return { refusedStatus };

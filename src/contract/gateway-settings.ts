@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { TIME_RATE_RANGES_MAX } from '../domain/status-check-schedule.ts';
+import { STATUS_CHECK_DELAY_SECONDS_MAX, TIME_RATE_RANGES_MAX } from '../domain/status-check-schedule.ts';
 import { isSecretName, keyNameOf } from '../lib/secret-names.ts';
 
 // Keys spec 2.10 does not define are the provider's own (brand_id, client_id, secret, …): they pass through
@@ -21,15 +21,24 @@ const MethodSettingsSchema = Type.Object(
     final_waiting_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: 'seconds before the first status check; default 15' })),
     enable_status_checker: Type.Optional(Type.Boolean({ description: 'default true' })),
   },
-  { additionalProperties: false },
+  withProviderKeys, // a provider's own keys of the method (params_fields, …) pass through like the top-level ones
 );
+
+// What a gateway takes from the customer (issue 18 item 7): only a card gateway is ever sent card data.
+const PAYMENT_METHODS = ['card', 'bank_account', 'redirect'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export function paymentMethodOf(settings: Pick<GatewaySettings, 'payment_method'>): PaymentMethod {
+  return settings.payment_method ?? 'card';
+}
 
 // spec 2.10: the settings block a gateway is configured with, and that is sent to its adapter. The keys of
 // spec 2.10 are validated here (status_checker_time_rates by parseTimeRates, when a gateway is saved);
-// any other key, at the top level or in gateway_settings, is the provider's and is kept as given.
+// any other key, at the top level, in gateway_settings or in one of its methods, is the provider's and is kept as
+// given. api_key is the provider's credential (spec 5.5) where it has one: spec 2.10 does not require it.
 export const GatewaySettingsSchema = Type.Object(
   {
-    api_key: Type.String({ minLength: 1, maxLength: 1024 }),
+    api_key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
     sign_key: Type.String({
       minLength: 32,
       maxLength: 32,
@@ -37,6 +46,15 @@ export const GatewaySettingsSchema = Type.Object(
     }),
     sandbox: Type.Optional(Type.Boolean()),
     host2host: Type.Optional(Type.Boolean()),
+    payment_method: Type.Optional(
+      Type.Union(
+        PAYMENT_METHODS.map((method) => Type.Literal(method)),
+        {
+          description:
+            'what the gateway takes from the customer, default card: for bank_account and redirect the hosted page collects no card and /pay carries no pan, cvv, expires or card',
+        },
+      ),
+    ),
     gateway_settings: Type.Object(
       {
         processing_method: Type.Union([Type.Literal('http_requests'), Type.Literal('rabbit')]),
@@ -63,7 +81,7 @@ export const GatewaySettingsSchema = Type.Object(
           ),
         ),
         status_checker_time_rates: Type.Optional(
-          Type.Record(Type.String(), Type.Integer(), {
+          Type.Record(Type.String(), Type.Integer({ maximum: STATUS_CHECK_DELAY_SECONDS_MAX }), {
             maxProperties: TIME_RATE_RANGES_MAX,
             description: 'attempt range ("1-3", the last open like "7-") → seconds to wait; contiguous from 1',
           }),
@@ -109,9 +127,13 @@ export interface SettingsProblem {
 
 // The first way the provider's own keys break their bounds, or null.
 export function providerSettingsProblem(settings: GatewaySettings): SettingsProblem | null {
+  const methods = Object.entries(settings.gateway_settings.methods ?? {}).filter(
+    ([, method]) => method !== null && typeof method === 'object' && !Array.isArray(method),
+  );
   const own = [
     ...providerEntries(settings, GatewaySettingsSchema.properties, 'settings'),
     ...providerEntries(settings.gateway_settings, GatewaySettingsSchema.properties.gateway_settings.properties, 'settings.gateway_settings'),
+    ...methods.flatMap(([name, method]) => providerEntries(method, MethodSettingsSchema.properties, `settings.gateway_settings.methods.${name}`)),
   ];
   for (const [field, value] of own) {
     const problem = providerValueProblem(field, value, 0);

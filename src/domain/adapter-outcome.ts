@@ -36,6 +36,8 @@ const DECLINE_WITHOUT_REASON = 'Declined payment must have a reason.';
 
 type JsonObject = Record<string, unknown>;
 
+// An operation's answer (/pay, /payout, /refund, a step, …) and a callback's claims. A status lookup's answer is read
+// by interpretStatusAnswer (domain/status-answer.ts): there result false is a failed lookup, never a decline.
 export function interpretAdapterAnswer(answer: AdapterAnswer): AdapterOutcome {
   switch (answer.kind) {
     case 'response':

@@ -3,7 +3,7 @@
 
 export const STATUS_CHECK_ATTEMPTS_MAX = 1000;
 export const TIME_RATE_RANGES_MAX = 20;
-const STATUS_CHECK_DELAY_SECONDS_MAX = 24 * 60 * 60;
+export const STATUS_CHECK_DELAY_SECONDS_MAX = 24 * 60 * 60;
 const DEFAULT_TIME_RATES: Readonly<Record<string, number>> = { '1-3': 30, '4-6': 60, '7-': 300 };
 const RANGE_KEY_PATTERN = /^(0|[1-9]\d{0,5})-([1-9]\d{0,5})?$/;
 const TEXT_ENTRY_PATTERN = /^([^:]*):(\d{1,6})$/;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context.ts';
 import type { GatewaySettings, PayRequest, StatusRequest } from '../contract/adapter-contract.ts';
+import { paymentMethodOf } from '../contract/gateway-settings.ts';
 import { cardBrandOf } from '../domain/card-brand.ts';
 import type { CardInput, CreatePaymentRequest, CustomerInput } from '../domain/payment-request.ts';
 import { checkoutReturnUrl, providerCallbackUrl } from '../domain/public-urls.ts';
@@ -32,10 +33,12 @@ export function buildPayRequest(
   payment: PayRequestPayment,
   settings: GatewaySettings,
   merchantKey: string,
-  card: CardInput | null,
+  offeredCard: CardInput | null,
   clientIp: string | null,
   storedCardToken: string | null = null, // a recurring charge: the card on file the provider named (recurring_gateway_token)
 ): PayRequest {
+  // A bank_account or redirect gateway never receives card data, whoever offered it (a Host-to-Host body, a form).
+  const card = paymentMethodOf(settings) === 'card' ? offeredCard : null;
   const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, settings.custom_host); // spec 2.10 custom_host
   return {

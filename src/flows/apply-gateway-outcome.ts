@@ -7,10 +7,11 @@ import { mapRequisites } from '../domain/requisites.ts';
 import { currentPendingStep, nextPendingStep } from '../domain/pending-step.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
+import type { ConflictRow } from '../store/conflicts-repo.ts';
 import type { Db } from '../store/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
+import { queueNotification } from './notification-events.ts';
 import {
-  enqueue,
   finishOpenWork,
   insertPaymentLogs,
   lockPayment,
@@ -25,6 +26,7 @@ import {
   type PaymentLogInput,
   type Tx,
 } from '../store/processing-repo.ts';
+import { recordConflict } from './payment-conflicts.ts';
 
 export interface OutcomeSource {
   kind: 'pay' | 'status' | 'callback' | 'confirm_secure_code' | 'resend_otp' | 'next_payment_step'; // also the log rows' kind (spec 2.9)
@@ -34,11 +36,13 @@ export interface OutcomeSource {
   // How long a two-step payment's authorization is held before it is voided (PAYRAIL_AUTHORIZATION_HOLD_HOURS);
   // absent: the configuration's default.
   authorizationHoldHours?: number;
+  rawAnswer?: unknown; // a callback's claims or a status answer's body: kept (masked) when it contradicts a final status
 }
 
 export interface AppliedOutcome {
   payment: PaymentRow;
   changed: boolean; // the status moved
+  conflict?: ConflictRow | null; // recorded now: the report contradicted the payment's final status, which was kept
 }
 
 // One transaction: lock the payment, let the state machine decide, save, and queue the work it causes
@@ -55,6 +59,7 @@ export async function applyGatewayOutcome(db: Db, paymentId: number, outcome: Ad
 export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): Promise<AppliedOutcome> {
   const transition = decideReportedStatus(current.status, outcome.status, transitionOptions(current, source));
   const frozen = isFinal(current.status) && transition === null; // a final payment only records the logs of late answers
+  const conflict = frozen ? await recordContradiction(tx, current, outcome, source) : null;
   const changes = frozen ? {} : detailChanges(current, outcome, source);
   if (!frozen) {
     const step = nextPendingStep(currentPendingStep(current), outcome, source.kind, transition?.to ?? current.status, new Date());
@@ -73,7 +78,14 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
   await insertPaymentLogs(tx, current.id, outcomeLogs(current, outcome, source));
   // An authorization is not final, but it ends the status checks and the merchant is told of it like a final status.
   if (transition?.final || transition?.to === 'authorized') await queueFinalWork(tx, current.id);
-  return { payment, changed: transition !== null };
+  return { payment, changed: transition !== null, conflict };
+}
+
+// Only a provider's own report (a callback, a status answer) can contradict a final status; a late /pay answer or a
+// step's answer is the end of an exchange the payment has already left.
+async function recordContradiction(tx: Tx, current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): Promise<ConflictRow | null> {
+  if (source.kind !== 'callback' && source.kind !== 'status') return null;
+  return recordConflict(tx, current, outcome, { source: source.kind, rawAnswer: source.rawAnswer, sensitive: source.sensitive ?? null });
 }
 
 // The payment as this request left it when it sent it to the adapter: pending, moved there by this request.
@@ -184,5 +196,5 @@ function ignoredAmountLog(current: SentPayment, outcome: AdapterOutcome, source:
 // A final status stops polling and queues the merchant notification, with a stable event id.
 export async function queueFinalWork(db: DbOrTx, paymentId: number): Promise<void> {
   await finishOpenWork(db, paymentId, 'status_check');
-  await enqueue(db, { topic: 'notification', paymentId, dueAt: new Date(), eventId: randomUUID() });
+  await queueNotification(db, paymentId, { kind: 'payment' });
 }

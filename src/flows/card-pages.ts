@@ -6,11 +6,14 @@ import type { Db } from '../store/database.ts';
 import { consumePageNonce, findCard, recordPinSet, type BankCardRow } from '../store/bank-cards-repo.ts';
 import { issuerNamed } from './card-issuers.ts';
 
-// The hosted card pages (/cards/<token>): a link works once. Showing card data uses it up at once; the PIN form
-// may be shown again until a valid PIN is submitted, which uses it up before the issuer is asked.
+// The hosted card pages (/cards/<token>): a link works once. Showing card data uses it up; the PIN form may be
+// shown again until a valid PIN is submitted, which uses it up before the issuer is asked. Only the cardholder's
+// own step reveals card data (a browser navigating to the link, or the button of the page that asks first): a
+// HEAD, a link preview or a scanner sees what the link would show and uses up nothing.
 
 export type CardPageView =
   | { view: 'card_data'; card: FullCardData }
+  | { view: 'reveal_prompt'; panMask: string } // a card-data link still unused: a button reveals it
   | { view: 'pin_form'; panMask: string; problem: PinProblem | null }
   | { view: 'pin_set'; panMask: string }
   | { view: 'gone'; reason: 'invalid' | 'expired' | 'used' }
@@ -33,11 +36,32 @@ async function liveLink(deps: Deps, token: string): Promise<LiveLink | Extract<C
   return { claims: check.claims, card: { ...card, outerId: card.outerId, panMask: card.panMask, expMonth: card.expMonth, expYear: card.expYear } };
 }
 
+// What a link would show, using up nothing: the PIN form, or for card data a page that asks before revealing.
+export async function previewCardPage(deps: Deps, token: string): Promise<CardPageView> {
+  const link = await liveLink(deps, token);
+  if ('view' in link) return link;
+  const { claims, card } = link;
+  return claims.purpose === 'pin' ? { view: 'pin_form', panMask: card.panMask, problem: null } : { view: 'reveal_prompt', panMask: card.panMask };
+}
+
+// The cardholder's own step: a card-data link is used up and the card shown; a PIN link shows its form.
 export async function openCardPage(deps: Deps, token: string): Promise<CardPageView> {
   const link = await liveLink(deps, token);
   if ('view' in link) return link;
   const { claims, card } = link;
   if (claims.purpose === 'pin') return { view: 'pin_form', panMask: card.panMask, problem: null };
+  return revealCardData(deps, link);
+}
+
+// The button of the page that asks first: only a card-data link reveals anything.
+export async function confirmCardReveal(deps: Deps, token: string): Promise<CardPageView> {
+  const link = await liveLink(deps, token);
+  if ('view' in link) return link;
+  if (link.claims.purpose !== 'data') return { view: 'gone', reason: 'invalid' };
+  return revealCardData(deps, link);
+}
+
+async function revealCardData(deps: Deps, { claims, card }: LiveLink): Promise<CardPageView> {
   if (!(await consumePageNonce(deps.db, card.id, claims.nonce))) return { view: 'gone', reason: 'used' };
   const issuer = issuerNamed(deps.masterKey, card.issuer);
   if (issuer === null) return { view: 'issuer_error' };

@@ -11,6 +11,7 @@ export interface CoreSession {
   sessionId: number;
   userId: number;
   expiresAt: Date;
+  chainId: number; // the first session of its sign-in: logout ends them all
 }
 
 export interface CoreAppToken {
@@ -31,14 +32,15 @@ export async function authenticateSession(db: Db, presented: string | undefined,
   }
   const session = await findSessionByDigest(db, tokenDigest(presented));
   if (session === null) throw sessionError('session_invalid', 'the session token is not valid');
-  if (session.revokedAt !== null) throw sessionError('session_revoked', 'the session was signed out', session.expiresAt);
-  if (session.expiresAt.getTime() <= now.getTime()) throw sessionError('session_expired', 'the session has expired: sign in again', session.expiresAt);
-  if (session.userStatus !== 'active') {
+  // Disabling revokes every session too: while the profile stays disabled, its sessions say why they stopped.
+  if (session.userStatus !== 'active' && session.expiresAt.getTime() > now.getTime()) {
     throw new CoreApiError('profile_disabled', 403, 'this profile is disabled', [
       { code: 'profile_disabled', kind: 'profile', message: 'this profile is disabled' },
     ]);
   }
-  return { sessionId: session.sessionId, userId: session.userId, expiresAt: session.expiresAt };
+  if (session.revokedAt !== null) throw sessionError('session_revoked', 'the session was signed out', session.expiresAt);
+  if (session.expiresAt.getTime() <= now.getTime()) throw sessionError('session_expired', 'the session has expired: sign in again', session.expiresAt);
+  return { sessionId: session.sessionId, userId: session.userId, expiresAt: session.expiresAt, chainId: session.chainId };
 }
 
 const appTokenError = (code: string, message: string) => new CoreApiError(code, 401, message, [{ code, kind: 'app_token', message }]);

@@ -1,7 +1,7 @@
 import { sessionExpiry } from '../domain/sign-in-rules.ts';
 import { newToken, tokenDigest } from '../lib/core-tokens.ts';
 import type { Db } from '../store/database.ts';
-import { insertSession, revokeSession } from '../store/sessions-repo.ts';
+import { insertSession, revokeSessionChain, revokeUserSessions } from '../store/sessions-repo.ts';
 import type { CoreSession } from './core-auth.ts';
 
 export interface IssuedSession {
@@ -12,15 +12,29 @@ export interface IssuedSession {
 
 // Legacy sign-in (spec 4: POST /api/v1/auth/login/complete, time_to_live in hours). Payrail never opens a session
 // without the confirmation code: this call takes a live session (the one proven by the code, or one issued from
-// it) and issues another one for the same person with the TTL asked for. The presented session stays as it was.
+// it) and issues another one for the same person, in the same chain. It never outlives the session it came from,
+// so no chain of calls stretches a sign-in past the lifetime its confirmation gave it.
 export async function issueFollowingSession(db: Db, current: CoreSession, ttlHours: number, now = new Date()): Promise<IssuedSession> {
   const sessionToken = newToken('session');
-  const expiresAt = sessionExpiry(now, ttlHours);
-  const session = await insertSession(db, { tokenDigest: tokenDigest(sessionToken), userId: current.userId, method: 'login_complete', expiresAt });
+  const asked = sessionExpiry(now, ttlHours);
+  const expiresAt = asked.getTime() < current.expiresAt.getTime() ? asked : current.expiresAt;
+  const session = await insertSession(db, {
+    tokenDigest: tokenDigest(sessionToken),
+    userId: current.userId,
+    method: 'login_complete',
+    expiresAt,
+    chainId: current.chainId,
+  });
   return { sessionToken, sessionId: session.id, expiresAt };
 }
 
-// Logout: the session stops working at once; any other session of the person stays.
-export async function endSession(db: Db, current: CoreSession): Promise<void> {
-  await revokeSession(db, current.sessionId);
+// Logout ends the whole sign-in: the session presented, the one it came from and every one derived from them.
+// The person's other sign-ins go on.
+export async function endSessionChain(db: Db, current: CoreSession): Promise<number> {
+  return revokeSessionChain(db, current.chainId);
+}
+
+// logout_all: every session of the person, from every sign-in.
+export async function endEverySession(db: Db, current: CoreSession): Promise<number> {
+  return revokeUserSessions(db, current.userId);
 }

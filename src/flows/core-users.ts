@@ -5,6 +5,7 @@ import { normalizeEmail, normalizePhone } from '../domain/profile-contacts.ts';
 import { ApiError, type ErrorItem } from '../lib/errors.ts';
 import { hashPassword } from '../lib/password-hash.ts';
 import type { Db } from '../store/database.ts';
+import { revokeUserSessions } from '../store/sessions-repo.ts';
 import { findContactOwners, findUser, insertPerson, listUsers, updateUser, type UserChanges, type UserRow } from '../store/user-accounts-repo.ts';
 
 export type { UserRow };
@@ -81,14 +82,19 @@ export async function listUsersPage(db: Db, page: number, perPage: number, kind:
   return listUsers(db, perPage, (page - 1) * perPage, kind);
 }
 
-// A disabled profile's sessions stop working at once (flows/core-auth.ts checks the status on every request).
+// Disabling a profile revokes its sessions in the same transaction, for good: enabling it again brings none back,
+// the person signs in anew.
 export async function changeUser(db: Db, id: number, input: UserChangesInput): Promise<UserRow> {
   const changes: UserChanges = {};
   if (input.status !== undefined) changes.status = input.status;
   if (input.kycStatus !== undefined) changes.kycStatus = input.kycStatus;
   if (input.walletPinEnabled !== undefined) changes.walletPinEnabled = input.walletPinEnabled;
   if (Object.keys(changes).length === 0) return getUser(db, id);
-  const user = await updateUser(db, id, changes);
+  const user = await db.transaction(async (tx) => {
+    const updated = await updateUser(tx, id, changes);
+    if (updated !== null && changes.status === 'disabled') await revokeUserSessions(tx, id);
+    return updated;
+  });
   if (user === null) throw userNotFound(id);
   return user;
 }

@@ -2,6 +2,7 @@ import { maskPan } from '../lib/pan.ts';
 import { randomHex } from '../lib/crypto.ts';
 import type { CreatePaymentRequest } from '../domain/payment-request.ts';
 import type { Db } from '../store/database.ts';
+import { storeUnderKey, type KeyCommit } from './idempotency-keys.ts';
 import { insertPayment, type CreatedPaymentRow, type MerchantScope, type PaymentInsert } from '../store/payments-repo.ts';
 
 const PAYMENT_TOKEN_BYTES = 16; // 32 lowercase hex characters
@@ -10,9 +11,17 @@ export interface CreatePaymentOptions {
   defaultExpiryMinutes: number;
 }
 
-// Issue 3 stops at `init`: processing (adapters, checkout) is the next step of the flow.
-export async function createPayment(db: Db, scope: MerchantScope, request: CreatePaymentRequest, options: CreatePaymentOptions): Promise<CreatedPaymentRow> {
-  return insertPayment(db, { ...newPaymentRow(scope, request, options), status: 'init' });
+// Issue 3 stops at `init`: processing (adapters, checkout) is the next step of the flow. commitKey: the request's
+// Idempotency-Key, committed with the payment in one transaction.
+export async function createPayment(
+  db: Db,
+  scope: MerchantScope,
+  request: CreatePaymentRequest,
+  options: CreatePaymentOptions,
+  commitKey: KeyCommit | null = null,
+): Promise<CreatedPaymentRow> {
+  const row = { ...newPaymentRow(scope, request, options), status: 'init' as const };
+  return storeUnderKey(db, commitKey, 'payment', (within) => insertPayment(within, row));
 }
 
 // The stored form of a create request, its status aside (Host-to-Host payments are born pending: process-payment.ts).

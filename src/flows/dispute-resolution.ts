@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { decideDisputeAction, postingForDisputeTransition, type DisputeAction } from '../domain/dispute-status.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { Db } from '../store/database.ts';
 import { findDispute, lockDisputeByToken, writeDisputeTransition, type DisputeRecord } from '../store/disputes-repo.ts';
 import { postLedger } from '../store/ledger-repo.ts';
-import { enqueue } from '../store/processing-repo.ts';
+import { queueNotification } from './notification-events.ts';
 
 const TOKEN_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -20,11 +19,12 @@ export async function actOnDispute(db: Db, token: string, action: DisputeAction,
     if (!decision.ok) throw new ApiError('invalid_state', 409, decision.reason);
     const moved = await writeDisputeTransition(tx, dispute.id, decision.transition, note);
     if (!moved) throw new ApiError('invalid_state', 409, `the dispute changed meanwhile; it is no longer ${dispute.status}`);
+    // before the posting: queueing locks the payment's row, never taken after the balance rows (notification-events.ts)
+    await queueNotification(tx, moved.paymentId, { kind: 'dispute', disputeId: moved.id });
     const posting = postingForDisputeTransition(decision.transition, moved.amountMinor, moved.currency);
     if (posting) {
       await postLedger(tx, { merchantId: moved.merchantId, environment: moved.environment }, posting, { paymentId: moved.paymentId, disputeId: moved.id });
     }
-    await enqueue(tx, { topic: 'notification', paymentId: moved.paymentId, disputeId: moved.id, dueAt: new Date(), eventId: randomUUID() });
     const record = await findDispute(tx, { operator: true }, token);
     if (!record) throw new Error(`dispute ${moved.id} vanished inside its own transaction`);
     return record;

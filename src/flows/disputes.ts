@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ReadStream } from 'node:fs';
 import { disputabilityOf } from '../domain/dispute-status.ts';
 import { disputeHeld } from '../domain/ledger-postings.ts';
@@ -19,7 +18,9 @@ import {
 } from '../store/disputes-repo.ts';
 import { InsufficientBalanceError, postLedger } from '../store/ledger-repo.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
-import { enqueue } from '../store/processing-repo.ts';
+import { reserveEvidenceSpace, type EvidenceQuotaBytes } from './dispute-evidence-quota.ts';
+import type { KeyCommit } from './idempotency-keys.ts';
+import { queueNotification } from './notification-events.ts';
 
 const TOKEN_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -40,6 +41,8 @@ export interface OpenDisputeRequest {
   description: string;
   amountMinor: number;
   documents: readonly IncomingDocument[];
+  evidenceQuotaBytes: EvidenceQuotaBytes; // the merchant's quota per environment, all its disputes' documents together
+  commitKey: KeyCommit | null; // the request's Idempotency-Key, committed with the dispute in its transaction
 }
 
 const paymentNotFound = () => new ApiError('not_found', 404, 'payment not found');
@@ -69,6 +72,12 @@ export async function openDispute(deps: DisputeDeps, scope: MerchantScope, reque
         const message = `at most ${disputability.disputableMinor} (captured, less refunds and other disputes) can still be disputed`;
         throw new ApiError('amount_exceeds_disputable', 422, message, [{ code: 'amount_exceeds_disputable', field: 'amount', message }]);
       }
+      await reserveEvidenceSpace(
+        tx,
+        scope,
+        request.evidenceQuotaBytes,
+        documents.map((document) => document.sizeBytes),
+      );
       const dispute = await insertDispute(
         tx,
         {
@@ -82,9 +91,10 @@ export async function openDispute(deps: DisputeDeps, scope: MerchantScope, reque
         },
         documents,
       );
-      await enqueue(tx, { topic: 'notification', paymentId: payment.id, disputeId: dispute.id, dueAt: new Date(), eventId: randomUUID() });
+      await queueNotification(tx, payment.id, { kind: 'dispute', disputeId: dispute.id });
       // last: it locks the merchant's balance rows until the commit
       await postLedger(tx, scope, disputeHeld(dispute.amountMinor, dispute.currency), { paymentId: payment.id, disputeId: dispute.id });
+      await request.commitKey?.(tx, { kind: 'dispute', token: dispute.token });
       return { ...dispute, paymentToken: payment.token };
     });
   } catch (error) {

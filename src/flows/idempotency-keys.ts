@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../lib/canonical-json.ts';
-import type { Db } from '../store/database.ts';
+import { ApiError } from '../lib/errors.ts';
+import type { Db, DbOrTx, Tx } from '../store/database.ts';
 import {
   claimIdempotencyKey,
   commitIdempotencyKey,
@@ -10,9 +11,30 @@ import {
   type ClaimRef,
   type IdempotencyRow,
   type IdempotencyScope,
+  type KeyedResource,
 } from '../store/idempotency-repo.ts';
 
-export type { IdempotencyScope };
+export type { IdempotencyScope, KeyedResource };
+
+// Commits the request's Idempotency-Key, naming the resource, inside the transaction that stores that resource;
+// throws (rolling the transaction back) when the claim was lost. null: the request carries no key.
+export type KeyCommit = (tx: Tx, resource: KeyedResource) => Promise<void>;
+
+// Stores a resource and, with a key, commits the key naming it in the same transaction: no row exists without
+// its key, so a retry after any crash finds the row instead of running the request again.
+export async function storeUnderKey<T extends { token: string }>(
+  db: Db,
+  commitKey: KeyCommit | null,
+  kind: KeyedResource['kind'],
+  store: (db: DbOrTx) => Promise<T>,
+): Promise<T> {
+  if (commitKey === null) return store(db);
+  return db.transaction(async (tx) => {
+    const stored = await store(tx);
+    await commitKey(tx, { kind, token: stored.token });
+    return stored;
+  });
+}
 
 // A claim's lease outlives a missed heartbeat or two; it lapses only when its process stopped renewing it
 // (died, or closed), however long the request itself runs (an adapter may take 120 s to answer /pay).
@@ -45,11 +67,11 @@ export function requestDigest(digestKey: Buffer, method: string, url: string, bo
 
 // A held Idempotency-Key (ARCHITECTURE principle 4). Its lease is renewed until finish() or stop().
 //
-// The commit rule, for every handler that stores or sends something (payments today; refunds and payouts
-// next): call commit() as soon as the first durable effect exists (the operation's row is stored) and before
-// anything reaches an adapter. From then on the response is stored as the key's outcome whatever its HTTP
-// status, and the claim is never taken over, even if its process dies. An uncommitted claim is released
-// when the request fails, so the client may retry with the same key.
+// The commit rule, for every handler that stores or sends something: commit in the transaction that stores the
+// request's resource, naming it (storeUnderKey), or, for an action on an existing resource, before anything
+// reaches an adapter. From then on the response is stored as the key's outcome whatever its HTTP status, and the
+// claim is never taken over, even if its process dies: a retry then replays the answer built from the named
+// resource. An uncommitted claim is released when the request fails, so the client may retry with the same key.
 export class IdempotencyClaim {
   readonly #db: Db;
   readonly #ref: ClaimRef;
@@ -68,23 +90,24 @@ export class IdempotencyClaim {
     this.#heartbeat.unref();
   }
 
-  async commit(): Promise<void> {
+  // within: the transaction that stores the resource; a claim lost by then (its lease lapsed, e.g. a long
+  // database outage, and another request took it) rolls it back, so the request stops before any adapter call.
+  async commit(resource: KeyedResource | null = null, within?: Tx): Promise<void> {
     if (this.#committed) return;
-    // A claim lost here (its lease lapsed, e.g. a long database outage) must stop the request before any adapter call.
-    if (!(await commitIdempotencyKey(this.#db, this.#ref))) throw new Error('the Idempotency-Key claim was lost before commit');
-    this.#committed = true;
+    if (!(await commitIdempotencyKey(within ?? this.#db, this.#ref, resource))) {
+      throw new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken over by another request; nothing was done');
+    }
+    if (!within) this.#committed = true; // within a transaction, the database knows once it commits
   }
 
-  // Stores the response when something durable happened or the request succeeded, else releases the key.
-  // A committed claim whose response cannot be stored (body null) stays held: retries learn the outcome is unknown.
+  // Stores the response when the key is committed (something durable happened) or the request succeeded, else
+  // releases the key. A committed claim whose response cannot be stored (body null) stays held: retries replay
+  // the answer built from its resource.
   async finish(response: StoredResponse | (Omit<StoredResponse, 'body'> & { body: null })): Promise<void> {
     try {
       const succeeded = response.status >= 200 && response.status < 300;
-      if (response.body !== null && (this.#committed || succeeded)) {
-        await completeIdempotencyKey(this.#db, this.#ref, { ...response, body: response.body });
-      } else if (!this.#committed) {
-        await releaseIdempotencyKey(this.#db, this.#ref);
-      }
+      const stored = response.body !== null && (await completeIdempotencyKey(this.#db, this.#ref, { ...response, body: response.body }, !succeeded));
+      if (!stored) await releaseIdempotencyKey(this.#db, this.#ref); // only an uncommitted claim is released
     } finally {
       this.stop();
     }
@@ -111,6 +134,7 @@ export class IdempotencyClaim {
   }
 }
 
+// outcome_unknown: committed, and its process stopped renewing the lease before it stored the response.
 type KeyHolder = 'completed' | 'running' | 'outcome_unknown';
 
 export type ClaimOutcome = { claimed: true; claim: IdempotencyClaim } | { claimed: false; existing: IdempotencyRow; holder: KeyHolder };
@@ -130,7 +154,11 @@ export async function claimKey(
 
 function holderOf(row: IdempotencyRow): KeyHolder {
   if (row.state === 'completed') return 'completed';
-  // committed, and its process stopped renewing the lease before it could store the response
   if (row.state === 'committed' && row.leaseUntil.getTime() <= Date.now()) return 'outcome_unknown';
   return 'running';
+}
+
+// The answer replayed from the resource of a committed claim whose process died becomes that key's stored outcome.
+export async function storeReplayedOutcome(db: Db, scope: IdempotencyScope, dead: IdempotencyRow, response: StoredResponse): Promise<void> {
+  await completeIdempotencyKey(db, { scope, claimId: dead.claimId }, response, true);
 }

@@ -7,17 +7,25 @@ import { CoreApiError } from '../lib/core-errors.ts';
 import { newToken, tokenDigest } from '../lib/core-tokens.ts';
 import { verifyNothing, verifyPassword } from '../lib/password-hash.ts';
 import type { DbOrTx } from '../store/database.ts';
-import { countRecentAttempts, insertChallenge, lockAttemptCounters } from '../store/login-challenges-repo.ts';
+import {
+  type AttemptKey,
+  type AttemptScope,
+  attemptsBelowMaxAt,
+  countRecentAttempts,
+  insertChallenge,
+  lockAttemptCounters,
+} from '../store/login-challenges-repo.ts';
 import { insertUserMessage } from '../store/user-messages-repo.ts';
 import { findLoginCandidate, type LoginCandidate } from '../store/user-accounts-repo.ts';
 import { codeDigest, loginDigest } from './sign-in-digests.ts';
 
 export type SignInContext = Pick<AppContext, 'config' | 'database' | 'masterKey'>;
+type SignInLimits = SignInContext['config']['signIn'];
 
 export interface LoginStartInput {
   login: string; // e-mail or phone
   password: string;
-  clientIp: string;
+  clientIp: string; // IPv6: its /64 (lib/rate-limits.ts clientAddressOf)
 }
 
 export interface LoginStarted {
@@ -35,8 +43,9 @@ export async function startLogin(context: SignInContext, input: LoginStartInput,
   const db = context.database.db;
   const login = normalizeLogin(input.login);
   const attemptsKey = loginDigest(masterKey, loginKeyOf(login));
+  const key = { loginDigest: attemptsKey, clientIp: input.clientIp };
   const since = new Date(now.getTime() - config.signIn.windowS * 1000);
-  refuseOverLimit(context, await countRecentAttempts(db, attemptsKey, input.clientIp, since)); // before the costly hash
+  await refuseOverLimit(db, config.signIn, key, since, now); // before the costly hash
 
   const candidate = login.kind === 'invalid' ? null : await findLoginCandidate(db, login.kind === 'email' ? { email: login.email } : { phone: login.phone });
   const person = (await passwordMatches(candidate, input.password, config.passwordScryptLogN)) && candidate?.status === 'active' ? candidate : null;
@@ -49,7 +58,7 @@ export async function startLogin(context: SignInContext, input: LoginStartInput,
 
   await db.transaction(async (tx) => {
     await lockAttemptCounters(tx, attemptsKey, input.clientIp);
-    refuseOverLimit(context, await countRecentAttempts(tx, attemptsKey, input.clientIp, since)); // the count again, now serialised
+    await refuseOverLimit(tx, config.signIn, key, since, now); // the count again, now serialised
     await insertChallenge(tx, {
       tokenDigest: preSessionDigest,
       userId: person?.id ?? null,
@@ -70,11 +79,33 @@ async function passwordMatches(candidate: LoginCandidate | null, password: strin
   return false;
 }
 
-function refuseOverLimit(context: SignInContext, attempts: { login: number; ip: number }): void {
-  const { accountMax, ipMax, windowS } = context.config.signIn;
-  if (attempts.login < accountMax && attempts.ip < ipMax) return;
-  const message = `too many sign-in attempts: retry in ${Math.ceil(windowS / 60)} minutes`;
-  throw new CoreApiError('too_many_sign_in_attempts', 429, message, [{ code: 'too_many_sign_in_attempts', kind: 'rate_limit', message }]);
+// A 429 that says when to try again in header Retry-After (seconds). The body is the same for every login, known
+// or not, at any moment.
+export class SignInThrottledError extends CoreApiError {
+  readonly retryAfterS: number;
+
+  constructor(retryAfterS: number) {
+    const message = 'too many sign-in attempts: retry after the seconds of header Retry-After';
+    super('too_many_sign_in_attempts', 429, message, [{ code: 'too_many_sign_in_attempts', kind: 'rate_limit', message }]);
+    this.retryAfterS = retryAfterS;
+  }
+}
+
+// Wrong passwords from one address use up that address's attempts at the login (pairMax), so an attacker elsewhere
+// cannot lock the owner out; the per-login ceiling (accountMax, much higher) still stops an attack spread over many
+// addresses, and the per-address limit (ipMax) one address trying many logins.
+async function refuseOverLimit(db: DbOrTx, limits: SignInLimits, key: AttemptKey, since: Date, now: Date): Promise<void> {
+  const attempts = await countRecentAttempts(db, key, since);
+  const maxOf: Record<AttemptScope, number> = { pair: limits.pairMax, login: limits.accountMax, ip: limits.ipMax };
+  const exceeded = (Object.keys(maxOf) as AttemptScope[]).filter((scope) => attempts[scope] >= maxOf[scope]);
+  if (exceeded.length === 0) return;
+  const windowMs = limits.windowS * 1000;
+  let freeAt = now.getTime() + 1000;
+  for (const scope of exceeded) {
+    const belowMaxAt = await attemptsBelowMaxAt(db, scope, key, since, maxOf[scope], windowMs);
+    freeAt = Math.max(freeAt, belowMaxAt?.getTime() ?? now.getTime() + windowMs);
+  }
+  throw new SignInThrottledError(Math.ceil((freeAt - now.getTime()) / 1000));
 }
 
 interface CodeMessage {

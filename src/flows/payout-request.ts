@@ -1,6 +1,6 @@
 import type { GatewaySettings, PayoutRequest } from '../contract/adapter-contract.ts';
 import type { CustomerInput } from '../domain/payment-request.ts';
-import { providerCallbackUrl } from '../domain/public-urls.ts';
+import { checkoutUrl, providerCallbackUrl } from '../domain/public-urls.ts';
 import { withoutAbsent } from '../lib/without-absent.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 
@@ -54,7 +54,7 @@ export function storedPayoutCustomer(customer: PayoutCustomer): StoredPayoutCust
 
 type SentPayout = Pick<
   PaymentRow,
-  'token' | 'amountMinor' | 'currency' | 'gatewayAmountMinor' | 'gatewayCurrency' | 'orderNumber' | 'customer' | 'bankAccount'
+  'id' | 'token' | 'locale' | 'amountMinor' | 'currency' | 'gatewayAmountMinor' | 'gatewayCurrency' | 'orderNumber' | 'customer' | 'bankAccount'
 >;
 
 // Section 4 /payout. Optional fields without a value are left out, never sent as null; the customer's IP is the
@@ -91,9 +91,12 @@ export function buildPayoutRequest(
       merchant_private_key: merchantKey,
       gateway_amount: payout.gatewayAmountMinor,
       gateway_currency: payout.gatewayCurrency,
+      lead_id: payout.id,
       ...withoutAbsent({ order_number: payout.orderNumber }),
     },
     settings,
+    // spec 2.8: every method carries processing_url; a payout's is the page its create answer gave as processingUrl
+    processing_url: checkoutUrl(publicUrl, payout),
     callback_url: providerCallbackUrl(publicUrl, payout.token),
   };
 }

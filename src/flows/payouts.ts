@@ -19,20 +19,20 @@ import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
 import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
 import { gatewayPublicUrl } from '../domain/custom-host.ts';
+import type { KeyCommit } from './idempotency-keys.ts';
+import { exchangeLeaseUntil, firstStatusCheckAt } from '../domain/adapter-exchange.ts';
+import { holdPaymentExchange, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
 
 export type { CreatePayoutRequest, PayoutRequisiteType } from './payout-request.ts';
 
 const PAYOUT_TOKEN_BYTES = 16; // 32 lowercase hex characters
-// The first status check of a payout waits this long past its request's response timeout (and final_waiting_seconds):
-// it only settles a payout whose request never got an answer recorded, so it must not race a request still running.
-const UNANSWERED_PAYOUT_CHECK_MARGIN_MS = 60_000;
 
 export interface CreatePayoutInput {
   scope: MerchantScope;
   request: CreatePayoutRequest;
   merchantKey: string | undefined; // the key the request authenticated with
   clientIp: string | null;
-  afterStored(): Promise<void>; // runs once the payout and its reservation exist, before the adapter call (Idempotency-Key commit)
+  commitKey: KeyCommit | null; // the Idempotency-Key, committed with the payout and its reservation in their transaction
 }
 
 export interface CreatedPayout {
@@ -51,9 +51,15 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
   if (!context.config.allowPrivateCallbacks) await assertPublicCallbackUrl(request.callbackUrl);
   const gateway = await resolveGateway(context, scope.merchantId, scope.environment);
   const method = methodSettingsOf(gateway.settings, 'payout');
-  const unansweredCheckDueAt = new Date(Date.now() + (method.responseTimeoutS + method.finalWaitingS) * 1000 + UNANSWERED_PAYOUT_CHECK_MARGIN_MS);
-  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway), unansweredCheckDueAt);
-  await input.afterStored();
+  // The /payout in flight (domain/adapter-exchange.ts): its first status check is due once it could have answered,
+  // and waits longer while it has not.
+  const sentAt = new Date();
+  const sending = {
+    kind: 'payout' as const,
+    until: exchangeLeaseUntil([method.responseTimeoutS], sentAt),
+    firstCheckDueAt: firstStatusCheckAt(method, sentAt),
+  };
+  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway), sending.firstCheckDueAt, input.commitKey, sending);
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
   const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
@@ -64,6 +70,7 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
     settings: gateway.settings,
     sensitive: { panDigits: request.panDigits },
     nextCheckDueAt: new Date(Date.now() + method.finalWaitingS * 1000),
+    exchange: { paymentId: payout.id, kind: sending.kind, until: sending.until },
   });
   return { payout: settled, gatewayAlias: gateway.alias, publicUrl };
 }
@@ -91,12 +98,21 @@ function newPayoutRow(scope: MerchantScope, request: CreatePayoutRequest, gatewa
 
 // The payout row and its reservation, together or not at all: parallel payouts on one balance serialize on the
 // balance row inside postLedger, so they can never overdraw it.
-async function reservePayout(db: Db, row: PayoutInsert, unansweredCheckDueAt: Date): Promise<PaymentRow> {
+async function reservePayout(
+  db: Db,
+  row: PayoutInsert,
+  firstCheckDueAt: Date,
+  commitKey: KeyCommit | null,
+  exchange: Pick<PaymentExchange, 'kind' | 'until'>,
+): Promise<PaymentRow> {
   try {
     return await db.transaction(async (tx) => {
-      const payout = await insertPayout(tx, row, unansweredCheckDueAt);
+      const inserted = await insertPayout(tx, row, firstCheckDueAt);
+      const payout = await holdPaymentExchange(tx, { ...exchange, paymentId: inserted.id }, { from: ['init'], now: new Date() });
+      if (payout === null) throw new Error(`payout ${inserted.id} left init in its own transaction`);
       const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
       await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
+      await commitKey?.(tx, { kind: 'payout', token: payout.token });
       return payout;
     });
   } catch (error) {
@@ -114,6 +130,7 @@ interface PayoutAnswer {
   settings: GatewaySettings;
   sensitive: SensitiveCardData;
   nextCheckDueAt: Date; // when a payout left open (pending, processing) is asked about next
+  exchange: PaymentExchange; // the /payout's marker, released with its answer
 }
 
 // One transaction under the payout's row lock: the rule decides (domain), the status moves through transitionPayment
@@ -125,6 +142,7 @@ async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): 
   return db.transaction(async (tx) => {
     const current = await lockPayment(tx, payoutId);
     if (!current) throw new Error(`payout ${payoutId} vanished`);
+    await releasePaymentExchange(tx, sent.exchange);
     const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
     const changes = isFinal(current.status) && transition === null ? {} : detailChanges(outcome, sent.sensitive);
     let payout = current;

@@ -16,6 +16,9 @@ import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { callPayAlongRoute, gatewayForPayment, routingAppliesTo, type GatewayRoute } from './gateway-routing.ts';
 import { assertMerchantActive } from './merchant-standing.ts';
 import { buildPayRequest, type PayRequestPayment } from './adapter-requests.ts';
+import { exchangeLeaseUntil, firstStatusCheckAt } from '../domain/adapter-exchange.ts';
+import { holdPaymentExchange, paymentExchangeColumns, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
+import { storeUnderKey, type KeyCommit } from './idempotency-keys.ts';
 
 export interface ProcessingDeps {
   context: AppContext;
@@ -43,12 +46,15 @@ export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
   // A sandbox test card with a production key is declined here, so no production gateway ever sees it.
   const testCardInProduction = card !== null && ref.environment === 'production' && isSandboxTestCardNumber(card.panDigits);
+  const sentAt = new Date();
+  const exchange: PaymentExchange = { paymentId, kind: 'pay', until: payExchangeUntil(gateway, route, sentAt) };
   const payment = await db.transaction(async (tx) => {
     const started = await markProcessing(tx, paymentId, {
       gatewayId: gateway.gatewayId,
       gatewayAlias: gateway.alias,
       ...(route ? { routingDecision: route.decision } : {}),
       ...(card ? { cardMask: maskPan(card.panDigits), cardHolder: card.holder, cardExpiryMonth: card.expiryMonth, cardExpiryYear: card.expiryYear } : {}),
+      ...(testCardInProduction ? {} : paymentExchangeColumns(exchange)), // the /pay in flight: status checks wait for it
     });
     if (!started) return null;
     if (testCardInProduction) {
@@ -57,17 +63,19 @@ export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card
         .payment;
     }
     if (payMethod.statusCheckerEnabled) {
-      await enqueue(tx, { topic: 'status_check', paymentId, dueAt: new Date(Date.now() + payMethod.finalWaitingS * 1000) });
+      await enqueue(tx, { topic: 'status_check', paymentId, dueAt: firstStatusCheckAt(payMethod, sentAt) });
     }
     return started;
   });
   if (!payment) {
     const current = await findPaymentById(db, paymentId);
+    // Still init: its lifetime ended (markProcessing moves it only before expires_at), the expiry worker not yet run.
+    if (current?.status === 'init') throw new ApiError('payment_expired', 409, 'the payment expired; card data is no longer accepted');
     throw new ApiError('invalid_state', 409, `payment is ${current?.status ?? 'missing'}; card data is accepted only once`);
   }
   if (testCardInProduction) return payment;
   const merchantKey = ref.merchantKey ?? (await merchantKeyOf(context, payment));
-  return sendPay(deps, { payment, gateway, route, merchantKey, card, clientIp: client.ip }, 'full');
+  return sendPay(deps, { payment, gateway, route, merchantKey, card, clientIp: client.ip, exchange }, 'full');
 }
 
 export interface HostToHostPayment {
@@ -77,7 +85,7 @@ export interface HostToHostPayment {
   options: CreatePaymentOptions;
   merchantKey: string | undefined; // the key the request authenticated with (merchant auth also checked the merchant is active)
   clientIp: string | null;
-  afterStored(): Promise<void>; // runs once the payment exists, before its card leaves (the Idempotency-Key commit)
+  commitKey: KeyCommit | null; // the Idempotency-Key, committed in the transaction that stores the payment
 }
 
 // A create request carrying the card: the gateway is resolved before the insert, so the payment is born pending
@@ -99,15 +107,15 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
     !payMethod.statusCheckerEnabled ||
     (scope.environment === 'production' && isSandboxTestCardNumber(card.panDigits))
   ) {
-    const created = await createPayment(db, scope, request, input.options);
-    await input.afterStored();
+    const created = await createPayment(db, scope, request, input.options, input.commitKey);
     const ref = { id: created.id, merchantId: scope.merchantId, environment: scope.environment, merchantKey: input.merchantKey };
     return processPayment(deps, ref, card, { ip: input.clientIp });
   }
   const row = newPaymentRow(scope, request, input.options);
   const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias };
-  const created = await insertPendingPayment(db, row, INIT_TO_PENDING, sentTo, new Date(Date.now() + payMethod.finalWaitingS * 1000));
-  await input.afterStored();
+  const created = await storeUnderKey(db, input.commitKey, 'payment', (within) =>
+    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, new Date())),
+  );
   const payment = {
     ...row,
     id: created.id,
@@ -141,10 +149,44 @@ interface PaySending {
   card: CardInput | null;
   clientIp: string | null;
   storedCardToken?: string | null; // a recurring charge: the provider's recurring_gateway_token, sent as card.card_token_from
+  exchange?: PaymentExchange; // the /pay's marker, taken by the transaction that moved the payment; absent: taken here
+}
+
+// A /pay may fail over along its route: its lease covers every gateway it may try in turn.
+function payExchangeUntil(gateway: ResolvedGateway, route: GatewayRoute | null | undefined, sentAt: Date): Date {
+  const tried = [gateway, ...(route?.fallbacks ?? [])];
+  return exchangeLeaseUntil(
+    tried.map((each) => methodSettingsOf(each.settings, 'pay').responseTimeoutS),
+    sentAt,
+  );
 }
 
 // The adapter's /pay, outside any transaction, and its answer recorded (the CVV lives only in this call's memory).
+// The payment's pay exchange marker is held meanwhile (domain/adapter-exchange.ts): its status checks wait for it.
 export async function sendPay<S extends OutcomeSelection>(deps: ProcessingDeps, sending: PaySending, selection: S): Promise<OutcomeRow<S> | PaymentRow> {
+  const { payment } = sending;
+  const db = deps.context.database.db;
+  const exchange = sending.exchange ?? { paymentId: payment.id, kind: 'pay' as const, until: payExchangeUntil(sending.gateway, sending.route, new Date()) };
+  if (sending.exchange === undefined && (await holdPaymentExchange(db, exchange, { from: ['pending'], now: new Date() })) === null) {
+    // Another /pay of the payment is in flight, or it was settled meanwhile: it is never sent twice.
+    const current = await findPaymentById(db, payment.id);
+    if (current === null) throw new Error(`payment ${payment.id} vanished`);
+    return current;
+  }
+  try {
+    const recorded = await exchangePay(deps, sending, selection);
+    // The outcome statement released the marker with the answer; the locked path (a callback got there first, an
+    // authorization, a step) leaves it here.
+    if ('exchangeKind' in recorded && recorded.exchangeKind !== null) await releasePaymentExchange(db, exchange);
+    return recorded;
+  } catch (error) {
+    // The exchange ended without its answer recorded: the status checker may ask at once (a crash leaves the lease to lapse).
+    await releasePaymentExchange(db, exchange).catch(() => {});
+    throw error;
+  }
+}
+
+async function exchangePay<S extends OutcomeSelection>(deps: ProcessingDeps, sending: PaySending, selection: S): Promise<OutcomeRow<S> | PaymentRow> {
   const { payment, card } = sending;
   // gateway: the one that answered (another than sending.gateway only after a failover)
   const { gateway, request, call } = await callPayAlongRoute(deps, sending, (through) =>

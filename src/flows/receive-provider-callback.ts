@@ -6,6 +6,7 @@ import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
 import { callbackBindingRefusal, readCallbackClaims } from '../domain/callback-binding.ts';
 import { ApiError } from '../lib/errors.ts';
 import { redactForLog } from '../lib/redact.ts';
+import type { ConflictRow } from '../store/conflicts-repo.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { countPaymentLogsOfKind, findProviderCallback, rememberProviderCallback } from '../store/callbacks-repo.ts';
 import { findPaymentByTokenUnscoped, insertPaymentLogs, lockPayment, type Tx } from '../store/processing-repo.ts';
@@ -31,10 +32,17 @@ interface VerifiedCallback {
 
 class CallbackRefusal extends Error {}
 
+// applied: the status moved. conflict: the callback contradicted the payment's final status, which was kept; it is
+// still answered 2xx so the adapter stops retrying, and the conflict waits for an operator.
+export interface ReceivedCallback {
+  applied: boolean;
+  conflict: ConflictRow | null;
+}
+
 // spec 5.6 and 6.2: a provider reports a payment's status with a JWT signed by the sign_key of the gateway the
 // payment was processed through. It is recorded and applied in one transaction, at most once, and refused
 // (422, logged on the payment) when it does not verify under that gateway or does not match the payment.
-export async function receiveProviderCallback(context: AppContext, callback: ProviderCallback): Promise<{ applied: boolean }> {
+export async function receiveProviderCallback(context: AppContext, callback: ProviderCallback): Promise<ReceivedCallback> {
   const db = context.database.db;
   const payment = await findPaymentByTokenUnscoped(db, callback.token);
   if (!payment) throw new ApiError('not_found', 404, 'payment not found');
@@ -58,11 +66,11 @@ async function recordAndApply(
   callback: ProviderCallback,
   verified: VerifiedCallback,
   authorizationHoldHours: number,
-): Promise<{ applied: boolean } | { refusal: string }> {
+): Promise<ReceivedCallback | { refusal: string }> {
   const current = await lockPayment(tx, paymentId);
   if (!current) throw new Error(`payment ${paymentId} vanished`);
   const seen = await findProviderCallback(tx, verified.signatureDigest);
-  if (seen?.paymentId === current.id) return { applied: false }; // the same callback again: applied once
+  if (seen?.paymentId === current.id) return { applied: false, conflict: null }; // the same callback again: applied once
   const settings = verified.settings;
   const refusal = await bindOrRefuse(tx, current, verified, seen !== null);
   if (refusal !== null) {
@@ -71,8 +79,9 @@ async function recordAndApply(
   }
   const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...verified.claims } });
   const ownLog = { kind: 'callback', request: { url: callback.url, body: verified.claims }, status: 200, response: { success: true } };
-  const applied = await applyToLockedPayment(tx, current, outcome, { kind: 'callback', settings, extraLogs: [ownLog], authorizationHoldHours });
-  return { applied: applied.changed };
+  const source = { kind: 'callback' as const, settings, extraLogs: [ownLog], authorizationHoldHours, rawAnswer: verified.claims };
+  const applied = await applyToLockedPayment(tx, current, outcome, source);
+  return { applied: applied.changed, conflict: applied.conflict ?? null };
 }
 
 // Records the callback for this payment (in the caller's transaction, before it is applied), or says why it

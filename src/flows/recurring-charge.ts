@@ -1,4 +1,5 @@
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
+import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
 import { decideSeriesCharge, type RecurringData, type SeriesChargeDecision } from '../domain/recurring.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { Db } from '../store/database.ts';
@@ -9,6 +10,7 @@ import type { CreatePaymentRequest } from '../domain/payment-request.ts';
 import { newPaymentRow, type CreatePaymentOptions } from './create-payment.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { sendPay, type ProcessingDeps } from './process-payment.ts';
+import type { KeyCommit } from './idempotency-keys.ts';
 
 // A charge of a recurring series (spec 2.1 recurringToken / walletToken): the card on file is charged through the
 // gateway that holds it, with the provider's recurring_gateway_token as card.card_token_from and no card data
@@ -23,7 +25,7 @@ export interface SeriesPaymentInput {
   options: CreatePaymentOptions;
   merchantKey: string | undefined; // the key the request authenticated with
   clientIp: string | null;
-  afterStored(): Promise<void>; // the Idempotency-Key commit: once the payment exists, before the adapter is called
+  commitKey: KeyCommit | null; // the Idempotency-Key, committed in the transaction that stores the payment
 }
 
 // What the create response is made of (merchant-api present.ts).
@@ -97,12 +99,12 @@ export function seriesPaymentRow(scope: MerchantScope, request: CreatePaymentReq
 }
 
 // init → pending toward the series' gateway, with its status check queued (inside the caller's transaction).
-export async function startCharge(tx: Tx, payment: Pick<CreatedPaymentRow, 'id'>, gateway: ResolvedGateway): Promise<PaymentRow | null> {
-  const started = await markProcessing(tx, payment.id, { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias });
+export async function startCharge(tx: Tx, payment: Pick<CreatedPaymentRow, 'id'>, gateway: ResolvedGateway, now = new Date()): Promise<PaymentRow | null> {
+  const started = await markProcessing(tx, payment.id, { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias }, now);
   if (started === null) return null;
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
   if (payMethod.statusCheckerEnabled) {
-    await enqueue(tx, { topic: 'status_check', paymentId: started.id, dueAt: new Date(Date.now() + payMethod.finalWaitingS * 1000) });
+    await enqueue(tx, { topic: 'status_check', paymentId: started.id, dueAt: firstStatusCheckAt(payMethod, new Date()) });
   }
   return started;
 }

@@ -14,6 +14,7 @@ import {
   type SeriesPaymentInput,
 } from './recurring-charge.ts';
 import { createWalletPayment } from './wallet-payment.ts';
+import { storeUnderKey } from './idempotency-keys.ts';
 
 // Payments that charge a recurring series (spec 2.1): recurringToken charges the card on file at once, like a
 // Host-to-Host payment; walletToken creates a payment the customer confirms on the hosted page (wallet-payment.ts).
@@ -35,12 +36,12 @@ async function chargeRecurringToken(deps: ProcessingDeps, input: SeriesPaymentIn
   try {
     const gateway = await seriesGateway(deps, series);
     if (gateway === null) throw new ApiError('recurring_gateway_unavailable', 422, GATEWAY_GONE);
-    stored = { created: await insertPayment(db, seriesPaymentRow(input.scope, input.request, input.options, series)), gateway };
+    const row = seriesPaymentRow(input.scope, input.request, input.options, series);
+    stored = { created: await storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row)), gateway };
   } catch (error) {
     await releaseClaim(db, claim);
     throw error;
   }
-  await input.afterStored();
   const { created, gateway } = stored;
   const started = await db.transaction((tx) => startCharge(tx, created, gateway));
   if (started === null) throw new Error(`payment ${created.id} left init before its first charge`);

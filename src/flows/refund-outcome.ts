@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { chargeOf, refundReleased, refundSent } from '../domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
@@ -6,7 +5,8 @@ import { redactForLog } from '../lib/redact.ts';
 import type { Db } from '../store/database.ts';
 import { postLedger } from '../store/ledger-repo.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { enqueue, finishOpenWork, insertPaymentLogs, lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
+import { queueNotification } from './notification-events.ts';
+import { finishOpenWork, insertPaymentLogs, lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
 import {
   changeRefundedMinor,
   closeRefundChecks,
@@ -17,6 +17,7 @@ import {
   type FinalRefundStatus,
   type RefundRow,
 } from '../store/refunds-repo.ts';
+import { recordFailedLookup } from './failed-lookup.ts';
 
 // The payment is refunded once its last captured unit is: no ledger posting of its own (postingForTransition gives
 // none for approved → refunded), each refund posted what it moved.
@@ -55,6 +56,20 @@ export async function applyRefundOutcome(
   });
 }
 
+// A refund's check whose lookup failed (domain/status-answer.ts: result false, an error, a timeout, …): the refund
+// stays pending and keeps its hold; the lookup is counted on the payment. The count including this one.
+export async function recordRefundFailedLookup(
+  db: Db,
+  refund: Pick<RefundRow, 'id' | 'paymentId' | 'token'>,
+  reason: string,
+  logs: readonly unknown[],
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    if (!(await lockPayment(tx, refund.paymentId))) throw new Error(`payment ${refund.paymentId} of refund ${refund.id} not found`);
+    return recordFailedLookup(tx, refund.paymentId, { reason, exchange: { logs }, refundToken: refund.token });
+  });
+}
+
 async function settleRefund(
   tx: Tx,
   payment: PaymentRow,
@@ -71,7 +86,7 @@ async function settleRefund(
   if (status === 'approved') await markRefundedWhenComplete(tx, payment);
   else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
   await closeRefundChecks(tx, refund);
-  await enqueue(tx, { topic: 'notification', paymentId: payment.id, refundId: refund.id, dueAt: new Date(), eventId: randomUUID() });
+  await queueNotification(tx, payment.id, { kind: 'refund', refundId: refund.id });
   // last: it locks the merchant's balance rows until the commit
   await postLedger(tx, scope, status === 'approved' ? refundSent(charge) : refundReleased(charge), refs);
   return finished;
@@ -85,5 +100,5 @@ async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow): Promise<vo
   const moved = await transitionPayment(tx, payment.id, APPROVED_TO_REFUNDED);
   if (!moved) throw new Error(`payment ${payment.id} left approved while its row was locked`);
   await finishOpenWork(tx, payment.id, 'status_check');
-  await enqueue(tx, { topic: 'notification', paymentId: payment.id, dueAt: new Date(), eventId: randomUUID() });
+  await queueNotification(tx, payment.id, { kind: 'payment' });
 }

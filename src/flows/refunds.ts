@@ -13,6 +13,8 @@ import type { ProcessingDeps } from './process-payment.ts';
 import { sumCountedDisputesMinor } from '../store/disputes-repo.ts';
 import { decideRefundAmount } from './refund-amount.ts';
 import { sendRefund } from './refund-send.ts';
+import type { KeyCommit } from './idempotency-keys.ts';
+import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
 
 const REFUND_TOKEN_BYTES = 16; // 32 lowercase hex characters
 
@@ -27,10 +29,10 @@ export interface PaymentRefund {
 }
 
 // POST /api/v1/refunds (issue 8, spec 2.5): reserve the refund under the payment's row lock (its row, the payment's
-// refunded amount, the hold on the merchant's available balance and its first check, in one transaction), commit the
-// Idempotency-Key, then ask the payment's gateway and apply its answer. A refund the adapter leaves pending (or a
+// refunded amount, the hold on the merchant's available balance, its first check and the Idempotency-Key naming it, in
+// one transaction), then ask the payment's gateway and apply its answer. A refund the adapter leaves pending (or a
 // crash before the call) is settled by its check (workers/refund-checker.ts), which re-sends it with its token.
-export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, input: RefundInput, afterStored: () => Promise<void>): Promise<PaymentRefund> {
+export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, input: RefundInput, commitKey: KeyCommit | null): Promise<PaymentRefund> {
   const { context } = deps;
   const db = context.database.db;
   const payment = await getPayment(db, scope, input.paymentToken);
@@ -40,14 +42,13 @@ export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, 
     throw new ApiError('no_gateway', 422, 'the gateway that processed this payment no longer exists; an operator must restore it before a refund');
   }
   const method = methodSettingsOf(gateway.settings, 'refund');
-  // The first check once the refund's own request has surely ended.
-  const firstCheckAt = new Date(Date.now() + (method.responseTimeoutS + method.finalWaitingS) * 1000);
-  const refund = await reserveRefund(db, payment.id, input.amountMinor, firstCheckAt);
-  await afterStored();
+  // The first check once the refund's own request could have answered; it waits longer while it has not.
+  const firstCheckAt = firstStatusCheckAt(method, new Date());
+  const refund = await reserveRefund(db, payment.id, input.amountMinor, firstCheckAt, commitKey);
   return { paymentToken: payment.token, refund: await sendRefund(deps, refund, payment, gateway) };
 }
 
-async function reserveRefund(db: Db, paymentId: number, requestedMinor: number | null, firstCheckAt: Date): Promise<RefundRow> {
+async function reserveRefund(db: Db, paymentId: number, requestedMinor: number | null, firstCheckAt: Date, commitKey: KeyCommit | null): Promise<RefundRow> {
   try {
     return await db.transaction(async (tx) => {
       const payment = await lockPayment(tx, paymentId);
@@ -59,7 +60,8 @@ async function reserveRefund(db: Db, paymentId: number, requestedMinor: number |
       await changeRefundedMinor(tx, payment.id, amountMinor);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
       await enqueue(tx, { topic: 'refund_check', paymentId: payment.id, refundId: refund.id, dueAt: firstCheckAt });
-      await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // last: it locks the balance
+      await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // it locks the balance
+      await commitKey?.(tx, { kind: 'refund', token: refund.token });
       return refund;
     });
   } catch (error) {

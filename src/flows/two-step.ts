@@ -1,19 +1,26 @@
 import type { AppContext } from '../app-context.ts';
-import type { AdapterMethod, ConfirmRequest, DeclineRequest } from '../contract/adapter-contract.ts';
-import { methodSettingsOf } from '../contract/gateway-settings.ts';
-import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { decideTransition, NO_FINAL_CHANGE, type PaymentTransition } from '../domain/payment-status.ts';
+import type { ConfirmRequest, DeclineRequest } from '../contract/adapter-contract.ts';
+import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import { ApiError } from '../lib/errors.ts';
-import { redactForLog } from '../lib/redact.ts';
 import { withoutAbsent } from '../lib/without-absent.ts';
+import type { PaymentExchange } from '../store/adapter-exchange-repo.ts';
 import type { Db } from '../store/database.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
-import { insertPaymentLogs, lockPayment, transitionPayment, type PaymentChanges, type PaymentLogInput, type Tx } from '../store/processing-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import type { PaymentChanges } from '../store/processing-repo.ts';
 import { getPayment } from './find-payments.ts';
 import { getPaymentDetail, type PaymentDetail } from './payment-detail.ts';
 import { gatewayOfPayment, type ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
+import {
+  actionInProgress,
+  assertNoActionInFlight,
+  callAdapter,
+  holdTwoStepExchange,
+  recordUnsettled,
+  releaseUnsent,
+  settleApproved,
+  type AdapterExchange,
+} from './two-step-exchange.ts';
 
 // Two-step payments (spec 2.1 needConfirmation): the provider's approval of the /pay only authorizes the amount
 // (status authorized, domain/payment-status.ts). The merchant then captures it, wholly or in part, with confirm
@@ -22,10 +29,14 @@ import type { ProcessingDeps } from './process-payment.ts';
 // confirms is voided by the authorization-void worker the same way (flows/authorization-void.ts).
 //
 // Principle 8: the adapter is called outside any transaction; its answer is written under the row lock, which
-// decides again from what it finds, so two confirms, or a confirm and a void, racing on one payment settle once.
+// decides again from what it finds. Each capture or void reaches the acquirer once (issue 18): before the call the
+// request takes the payment's exchange marker (domain/adapter-exchange.ts) while it is authorized, with a status
+// check queued past the marker's lease in the same transaction. A concurrent confirm, decline or cancel finds the
+// marker and is refused with 409 payment_action_in_progress; the answer is written with the marker released and the
+// check closed; a crash in between leaves the check, which sends the same request again (two-step-recovery.ts).
 
 const MERCHANT_DECLINE_REASON = 'declined by the merchant';
-const AUTHORIZED_TO_APPROVED = decideTransition('authorized', 'approved', NO_FINAL_CHANGE);
+export const AUTHORIZED_TO_APPROVED = decideTransition('authorized', 'approved', NO_FINAL_CHANGE);
 export const AUTHORIZED_TO_DECLINED = decideTransition('authorized', 'declined', NO_FINAL_CHANGE);
 
 const ADAPTER_TIMEOUT_CODE = 408; // spec 7.5: the adapter's own timeout answer
@@ -59,17 +70,19 @@ async function confirmPayment(deps: ProcessingDeps, call: MerchantPaymentCall, a
   }
   const captured = (row: PaymentRow) => row.status === 'approved' && row.capturedMinor === captureMinor;
   if (captured(payment)) return payment;
+  assertNoActionInFlight(payment);
   assertAuthorized(payment, 'confirmed', captureMinor);
   const gateway = await gatewayOrUnavailable(deps.context, payment);
-  await call.beforeAdapterCall();
-  const request: ConfirmRequest = {
-    method_name: 'confirm_request',
-    payment: { token: payment.token, ...withoutAbsent({ gateway_token: payment.gatewayToken }), amount: captureMinor, currency: payment.gatewayCurrency },
-    settings: gateway.settings,
-  };
-  const answer = await callAdapter(deps, gateway, request);
-  if (answer.outcome.status !== 'approved') return refuse(deps.context.database.db, payment.id, answer, 'capture');
-  const settled = await settleApproved(deps.context.database.db, payment.id, answer.logs, AUTHORIZED_TO_APPROVED, { capturedMinor: captureMinor }, captured);
+  const held = await holdTwoStepExchange(deps.context.database.db, payment, gateway, { kind: 'confirm_request', captureMinor });
+  if ('settled' in held) {
+    if (captured(held.settled)) return held.settled;
+    assertAuthorized(held.settled, 'confirmed', captureMinor);
+    throw actionInProgress(held.settled);
+  }
+  await beforeAdapterCallOrRelease(deps.context.database.db, call, held.exchange);
+  const answer = await callAdapter(deps, gateway, confirmRequestOf(payment, gateway, captureMinor));
+  if (answer.outcome.status !== 'approved') return refuse(deps.context.database.db, held.exchange, answer, 'capture');
+  const settled = await settleApproved(deps.context.database.db, held.exchange, answer.logs, AUTHORIZED_TO_APPROVED, { capturedMinor: captureMinor }, captured);
   if ('conflict' in settled) throw invalidState(settled.conflict, 'confirmed');
   return settled.payment;
 }
@@ -80,15 +93,33 @@ async function declinePayment(deps: ProcessingDeps, call: MerchantPaymentCall): 
   assertTwoStepPay(payment, 'declined');
   const declined = (row: PaymentRow) => row.status === 'declined' && row.declineReason === MERCHANT_DECLINE_REASON;
   if (declined(payment)) return payment;
+  assertNoActionInFlight(payment);
   assertAuthorized(payment, 'declined', null);
   const gateway = await gatewayOrUnavailable(deps.context, payment);
-  await call.beforeAdapterCall();
+  const held = await holdTwoStepExchange(deps.context.database.db, payment, gateway, { kind: 'decline_request' });
+  if ('settled' in held) {
+    if (declined(held.settled)) return held.settled;
+    assertAuthorized(held.settled, 'declined', null);
+    throw actionInProgress(held.settled);
+  }
+  await beforeAdapterCallOrRelease(deps.context.database.db, call, held.exchange);
   const answer = await callAdapter(deps, gateway, declineRequestOf(payment, gateway));
-  if (answer.outcome.status !== 'approved') return refuse(deps.context.database.db, payment.id, answer, 'void');
-  const changes = { declineReason: MERCHANT_DECLINE_REASON };
-  const settled = await settleApproved(deps.context.database.db, payment.id, answer.logs, AUTHORIZED_TO_DECLINED, changes, declined);
+  if (answer.outcome.status !== 'approved') return refuse(deps.context.database.db, held.exchange, answer, 'void');
+  const settled = await settleApproved(deps.context.database.db, held.exchange, answer.logs, AUTHORIZED_TO_DECLINED, merchantDeclineChanges(), declined);
   if ('conflict' in settled) throw invalidState(settled.conflict, 'declined');
   return settled.payment;
+}
+
+export function merchantDeclineChanges(): PaymentChanges {
+  return { declineReason: MERCHANT_DECLINE_REASON };
+}
+
+export function confirmRequestOf(payment: PaymentRow, gateway: ResolvedGateway, captureMinor: number): ConfirmRequest {
+  return {
+    method_name: 'confirm_request',
+    payment: { token: payment.token, ...withoutAbsent({ gateway_token: payment.gatewayToken }), amount: captureMinor, currency: payment.gatewayCurrency },
+    settings: gateway.settings,
+  };
 }
 
 export function declineRequestOf(payment: PaymentRow, gateway: ResolvedGateway): DeclineRequest {
@@ -123,66 +154,27 @@ function invalidState(payment: Pick<PaymentRow, 'status'>, verb: 'confirmed' | '
   return new ApiError('invalid_state', 409, `payment is ${payment.status}; only an authorized payment can be ${verb}`);
 }
 
+// The Idempotency-Key commit; should it fail, nothing was sent and the marker goes at once.
+async function beforeAdapterCallOrRelease(db: Db, call: MerchantPaymentCall, exchange: PaymentExchange): Promise<void> {
+  try {
+    await call.beforeAdapterCall();
+  } catch (error) {
+    await releaseUnsent(db, exchange);
+    throw error;
+  }
+}
+
 async function gatewayOrUnavailable(context: AppContext, payment: PaymentRow): Promise<ResolvedGateway> {
   const gateway = await gatewayOfPayment(context, payment);
   if (!gateway) throw new ApiError('adapter_unavailable', 502, 'the gateway this payment was authorized through is gone; the payment stays authorized');
   return gateway;
 }
 
-export interface AdapterExchange {
-  answer: AdapterAnswer;
-  outcome: AdapterOutcome;
-  logs: PaymentLogInput[]; // our request and the answer, then the adapter's own logs, redacted
-}
-
-// One confirm_request or decline_request, bounded by the gateway's response_timeout for that method (spec 2.10).
-export async function callAdapter(deps: ProcessingDeps, gateway: ResolvedGateway, request: ConfirmRequest | DeclineRequest): Promise<AdapterExchange> {
-  const method: AdapterMethod = request.method_name;
-  const timeoutMs = methodSettingsOf(gateway.settings, method).responseTimeoutS * 1000;
-  const call = await deps.adapterClient.call(gateway.settings, method, request, timeoutMs);
-  const outcome = interpretAdapterAnswer(call.answer);
-  const ownLog = {
-    kind: method,
-    request: { url: call.url, body: request },
-    status: call.answer.kind === 'http_error' ? call.answer.statusCode : 200,
-    response: call.answer.kind === 'response' ? call.answer.body : call.answer,
-    duration: call.durationS,
-  };
-  const logs = [ownLog, ...outcome.logs].map((entry) => ({ kind: method, entry: redactForLog(entry) }));
-  return { answer: call.answer, outcome, logs };
-}
-
-// The adapter did the capture or the void: the move is written under the row lock while the payment is still
-// authorized; a payment another request settled meanwhile is answered as it is when that is what was asked.
-export async function settleApproved(
-  db: Db,
-  paymentId: number,
-  logs: readonly PaymentLogInput[],
-  transition: PaymentTransition,
-  changes: PaymentChanges,
-  alreadyDone: (payment: PaymentRow) => boolean,
-): Promise<{ payment: PaymentRow } | { conflict: PaymentRow }> {
-  return db.transaction(async (tx) => {
-    const current = await lockedPayment(tx, paymentId);
-    await insertPaymentLogs(tx, paymentId, logs);
-    if (current.status !== transition.from) return alreadyDone(current) ? { payment: current } : { conflict: current };
-    const moved = await transitionPayment(tx, paymentId, transition, changes);
-    if (!moved) throw new Error(`payment ${paymentId} left ${transition.from} while its row was locked`);
-    await queueFinalWork(tx, paymentId);
-    return { payment: moved };
-  });
-}
-
-async function lockedPayment(tx: Tx, paymentId: number): Promise<PaymentRow> {
-  const current = await lockPayment(tx, paymentId);
-  if (!current) throw new Error(`payment ${paymentId} vanished`);
-  return current;
-}
-
-// The adapter refused, or did not answer: the payment stays authorized, the exchange is kept in its logs, and the
-// merchant learns why (422 with the adapter's reason, or 502/504 adapter_unavailable: try again).
-async function refuse(db: Db, paymentId: number, exchange: AdapterExchange, operation: 'capture' | 'void'): Promise<never> {
-  await insertPaymentLogs(db, paymentId, exchange.logs);
+// The adapter refused, or did not answer: the payment stays authorized, the exchange is kept in its logs, its
+// marker and its check go, and the merchant learns why (422 with the adapter's reason, or 502/504
+// adapter_unavailable: try again).
+async function refuse(db: Db, held: PaymentExchange, exchange: AdapterExchange, operation: 'capture' | 'void'): Promise<never> {
+  await recordUnsettled(db, held, exchange.logs);
   throw adapterFailure(exchange, operation);
 }
 

@@ -7,6 +7,7 @@ import { claimSeriesCharge, findChargeableSeries } from '../store/recurring-repo
 import { queueFinalWork } from './apply-gateway-outcome.ts';
 import { assertMerchantActive } from './merchant-standing.ts';
 import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
+import { storeUnderKey } from './idempotency-keys.ts';
 import {
   GATEWAY_GONE,
   refusalError,
@@ -37,9 +38,8 @@ export async function createWalletPayment(deps: ProcessingDeps, input: SeriesPay
   const decision = decideSeriesCharge(seriesStateOf(series), new Date());
   if (!decision.allowed && decision.code === 'recurring_expired') throw refusalError(decision);
   if ((await seriesGateway(deps, series)) === null) throw new ApiError('recurring_gateway_unavailable', 422, GATEWAY_GONE);
-  const created = await insertPayment(db, seriesPaymentRow(input.scope, input.request, input.options, series));
-  await input.afterStored();
-  return created;
+  const row = seriesPaymentRow(input.scope, input.request, input.options, series);
+  return storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row));
 }
 
 type ConfirmStart = { kind: 'unchanged' | 'declined'; payment: PaymentRow } | { kind: 'started'; payment: PaymentRow; series: PaymentRow; claim: SeriesClaim };
@@ -64,11 +64,13 @@ export async function confirmWalletPayment(deps: ProcessingDeps, payment: Paymen
     if (series === null) return decline(tx, current, `wallet_token_unknown: ${unknownTokenMessage({ walletToken })}`);
     if (gateway === null) return decline(tx, current, `recurring_gateway_unavailable: ${GATEWAY_GONE}`);
     const now = new Date();
+    // Past its lifetime, the expiry worker not yet run: nothing is charged (markProcessing would refuse it too).
+    if (current.expiresAt !== null && current.expiresAt <= now) return { kind: 'unchanged', payment: current };
     const decision = decideSeriesCharge(seriesStateOf(series), now);
     if (!decision.allowed) return decline(tx, current, `${decision.code}: ${decision.message}`);
     // The series row is locked: the record cannot lose to another charge.
     if (!(await claimSeriesCharge(tx, series.id, series.lastRecurringChargeAt, now))) throw new Error(`series ${series.id} changed under its lock`);
-    const started = await startCharge(tx, current, gateway);
+    const started = await startCharge(tx, current, gateway, now);
     if (started === null) throw new Error(`payment ${current.id} left init under its lock`);
     return { kind: 'started', payment: started, series, claim: { seriesId: series.id, at: now, previous: series.lastRecurringChargeAt } };
   });

@@ -59,7 +59,9 @@ export class DocumentStore {
   }
 
   // Writes an upload to a temporary file (0600) while hashing it; the caller reads the source's truncation itself.
-  async stage(source: AsyncIterable<Buffer>): Promise<StagedDocument> {
+  // Past writtenBytesMax (what a quota has left) the rest is read and counted but not written: the caller refuses a
+  // document whose sizeBytes is over that, and nothing beyond the quota ever reaches the disk.
+  async stage(source: AsyncIterable<Buffer>, writtenBytesMax = Number.POSITIVE_INFINITY): Promise<StagedDocument> {
     await this.#ensureReady();
     const temporaryPath = join(this.directory, `${INCOMING_PREFIX}${randomHex(16)}`);
     const handle = await open(temporaryPath, 'wx', FILE_MODE);
@@ -85,7 +87,7 @@ export class DocumentStore {
           head.push(part);
           headBytes += part.length;
         }
-        await handle.write(chunk);
+        if (sizeBytes <= writtenBytesMax) await handle.write(chunk);
       }
       await handle.sync();
     } catch (error) {

@@ -20,9 +20,14 @@ export async function registerRateLimiting(app: FastifyInstance): Promise<void> 
   await app.register(fastifyRateLimit, { global: false });
 }
 
-// IPv6 clients are counted per /64, as @fastify/rate-limit does: one host usually holds a whole /64.
+// IPv6 clients are counted per /64, as @fastify/rate-limit does: one host usually holds a whole /64. The sign-in
+// limits count attempts per client address the same way.
+export function clientAddressOf(ip: string): string {
+  return fastifyRateLimit.normalizeIP(ip);
+}
+
 export function clientAddressBucket(request: FastifyRequest): string {
-  return `ip:${fastifyRateLimit.normalizeIP(request.ip)}`;
+  return `ip:${clientAddressOf(request.ip)}`;
 }
 
 // The key's digest, never the key: the counters hold no secret.

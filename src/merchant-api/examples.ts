@@ -31,18 +31,22 @@ export const createPaymentCardExample = {
 
 export const createdHostedExample = {
   success: true,
+  result: 0,
+  status: 200,
   errors: [],
   token: 'fd075147dd42a5e1bd58c0b50624ec70',
   processingUrl: `${PUBLIC_URL}/checkout/fd075147dd42a5e1bd58c0b50624ec70?locale=en`,
-  payment: { amount: '1000', currency: 'USD', status: 'init' },
+  payment: { amount: '1000', gateway_amount: 1000, currency: 'USD', status: 'init', two_stage_mode: false },
 };
 
 export const createdThreeDSecureExample = {
   success: true,
+  result: 0,
+  status: 200,
   errors: [],
   token: 'ff05cb082a234701517130ec4e4794ca',
   processingUrl: `${PUBLIC_URL}/checkout/ff05cb082a234701517130ec4e4794ca?locale=en`,
-  payment: { amount: '2500', currency: 'USD', status: 'pending' },
+  payment: { amount: '2500', gateway_amount: 2500, currency: 'USD', status: 'pending', two_stage_mode: false },
   redirectRequest: {
     url: `${PUBLIC_URL}/sandbox-adapter/3ds/sbx_E8x_kL9pMVTHyaYgUML8gGAM`,
     type: 'post',
@@ -154,6 +158,7 @@ export const createdPayoutExample = {
   processingUrl: [{ sandbox: `${PUBLIC_URL}/checkout/726000ed02daedbaf13e44dc512479e6?locale=en` }],
   selectorUrl: `${PUBLIC_URL}/checkout/726000ed02daedbaf13e44dc512479e6/select?locale=en`,
   payment: { amount: 700, currency: 'USD', gateway_amount: 700, gateway_currency: 'USD', status: 'approved', commission: 0 },
+  payout: { token: '726000ed02daedbaf13e44dc512479e6', status: 'approved' },
 };
 
 export const createRefundExample = { token: PAYMENT_TOKEN, amount: 500 };

@@ -1,27 +1,52 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
-import { claimKey, idempotencyDigestKey, requestDigest, type IdempotencyClaim, type IdempotencyScope } from '../flows/idempotency-keys.ts';
+import {
+  claimKey,
+  idempotencyDigestKey,
+  requestDigest,
+  storeReplayedOutcome,
+  type IdempotencyClaim,
+  type IdempotencyScope,
+  type KeyCommit,
+  type KeyedResource,
+} from '../flows/idempotency-keys.ts';
+import type { IdempotencyRow } from '../store/idempotency-repo.ts';
 
 const IDEMPOTENCY_KEY_LENGTH_MAX = 255;
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/; // visible ASCII
 const DEFAULT_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+// The answer a route gives for the resource a key named (the route's own presenter, HTTP 200), replayed when the
+// request that stored it died before it answered.
+export type IdempotentReplay = (request: FastifyRequest, resource: KeyedResource) => Promise<unknown>;
+
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim: IdempotencyClaim | null;
+    idempotencyReplayOf: IdempotencyRow | null; // the dead claim whose answer this request replays from its resource
+  }
+  interface FastifyContextConfig {
+    idempotentReplay?: IdempotentReplay;
   }
 }
 
-// A handler calls this once the request has had its first durable effect (its row stored), before anything
-// reaches an adapter: from then on the response is the key's outcome whatever its status (see IdempotencyClaim).
-export async function commitIdempotentRequest(request: FastifyRequest): Promise<void> {
-  await request.idempotencyClaim?.commit();
+// What a create flow commits the key with, inside the transaction that stores its resource (storeUnderKey).
+export function keyCommitOf(request: FastifyRequest): KeyCommit | null {
+  const claim = request.idempotencyClaim;
+  return claim ? (tx, resource) => claim.commit(resource, tx) : null;
+}
+
+// An action on an existing resource (a payment's confirm, decline, step) commits before anything reaches an
+// adapter: from then on the response is the key's outcome whatever its status (see IdempotencyClaim).
+export async function commitIdempotentRequest(request: FastifyRequest, resource: KeyedResource): Promise<void> {
+  await request.idempotencyClaim?.commit(resource);
 }
 
 // ARCHITECTURE principle 4: same key + same body → the first response, byte for byte.
 // Runs after validation, so a rejected body never claims a key.
 export function registerIdempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('idempotencyReplayOf', null);
   const db = app.payrail.database.db;
   const digestKey = idempotencyDigestKey(app.payrail.masterKey);
   const held = new Set<IdempotencyClaim>();
@@ -48,7 +73,10 @@ export function registerIdempotency(app: FastifyInstance): void {
     if (holder === 'running') {
       throw new ApiError('idempotency_key_in_use', 409, 'a request with this Idempotency-Key is still being processed');
     }
-    if (holder === 'outcome_unknown') {
+    const replayOf = request.routeOptions.config.idempotentReplay;
+    const named = existing.resourceKind !== null && existing.resourceToken !== null ? { kind: existing.resourceKind, token: existing.resourceToken } : null;
+    if (holder === 'outcome_unknown' && (!replayOf || named === null)) {
+      // committed before keys named their rows: nothing to build the answer from
       throw new ApiError(
         'idempotency_outcome_unknown',
         409,
@@ -58,10 +86,28 @@ export function registerIdempotency(app: FastifyInstance): void {
     if (existing.requestDigest !== digest) {
       throw new ApiError('idempotency_key_reused', 422, 'this Idempotency-Key was used with a different request body');
     }
+    if (holder === 'outcome_unknown' && replayOf && named) {
+      // The first request stored its row and committed the key with it, then its process died before it answered:
+      // the route's presenter builds the answer again from the row, and it becomes the key's outcome (onSend).
+      const body = await replayOf(request, named);
+      request.idempotencyReplayOf = existing;
+      return reply.code(200).header('idempotent-replayed', 'true').send(body);
+    }
     return replay(reply, existing.responseStatus ?? 200, existing.responseContentType, existing.responseBody ?? '');
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    const dead = request.idempotencyReplayOf;
+    const body = storableText(payload);
+    if (dead && request.merchant && reply.statusCode >= 200 && reply.statusCode < 300 && body !== null) {
+      request.idempotencyReplayOf = null;
+      const scope = { ...request.merchant, idempotencyKey: dead.idempotencyKey };
+      await storeReplayedOutcome(db, scope, dead, {
+        status: reply.statusCode,
+        contentType: String(reply.getHeader('content-type') ?? DEFAULT_CONTENT_TYPE),
+        body,
+      });
+    }
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;

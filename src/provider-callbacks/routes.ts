@@ -8,7 +8,12 @@ import { errorEnvelopeSchema } from '../lib/error-envelope-schema.ts';
 
 const CallbackParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });
 const CallbackReply = Type.Object(
-  { success: Type.Literal(true), applied: Type.Boolean({ description: 'false: a repeat, or a status the payment already moved past' }) },
+  {
+    success: Type.Literal(true),
+    applied: Type.Boolean({
+      description: 'false: a repeat, or a status the payment already moved past (one that contradicts its final status is kept as a conflict)',
+    }),
+  },
   { examples: [{ success: true, applied: true }] },
 );
 const CallbackError = errorEnvelopeSchema({ meaning: 'the callback was refused; the payment is as it was', codes: 'not_found (404), invalid_callback (422)' });
@@ -34,6 +39,13 @@ export async function providerCallbackRoutes(app: FastifyInstance): Promise<void
       const jwt = bearerToken(request);
       if (!jwt) throw new ApiError('unauthorized', 401, 'Authorization: Bearer <JWT> is required');
       const outcome = await receiveProviderCallback(app.payrail, { token: request.params.token, jwt, url: request.url });
+      if (outcome.conflict) {
+        const { id, paymentStatus, reportedStatus } = outcome.conflict;
+        request.log.warn(
+          { paymentToken: request.params.token, conflictId: id, source: 'callback', paymentStatus, reportedStatus },
+          'a callback contradicts the final status: conflict recorded',
+        );
+      }
       return { success: true as const, applied: outcome.applied };
     },
   );

@@ -51,6 +51,22 @@ export async function sumCountedDisputesMinor(tx: DbOrTx, paymentId: number): Pr
   return Number(row?.total ?? 0);
 }
 
+// The bytes of evidence a merchant keeps in one environment, all disputes together.
+export async function sumEvidenceBytes(db: DbOrTx, scope: MerchantScope): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string | null>`sum(${disputeDocuments.sizeBytes})` })
+    .from(disputeDocuments)
+    .innerJoin(disputes, eq(disputes.id, disputeDocuments.disputeId))
+    .where(and(eq(disputes.merchantId, scope.merchantId), eq(disputes.environment, scope.environment)));
+  return Number(row?.total ?? 0);
+}
+
+// Serialises evidence uploads of one merchant's environment until the transaction ends, so two uploads cannot both
+// pass the quota on the same free space.
+export async function lockEvidenceQuota(tx: Tx, scope: MerchantScope): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payrail evidence ${scope.merchantId} ${scope.environment}`}, 0))`);
+}
+
 export async function insertDispute(tx: Tx, dispute: NewDispute, documents: readonly NewDisputeDocument[]): Promise<Omit<DisputeRecord, 'paymentToken'>> {
   const [row] = await tx
     .insert(disputes)

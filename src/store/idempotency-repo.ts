@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
-import type { Db } from './database.ts';
+import type { Db, DbOrTx } from './database.ts';
 import type { MerchantScope } from './payments-repo.ts';
 import { idempotencyKeys } from './schema.ts';
 
@@ -18,6 +18,12 @@ export interface ClaimRef {
 }
 
 const HELD_STATES = ['in_progress', 'committed'] as const;
+
+// What a request produced, named by the key that committed it.
+export interface KeyedResource {
+  kind: NonNullable<IdempotencyRow['resourceKind']>;
+  token: string;
+}
 
 function whereScope(scope: IdempotencyScope) {
   return and(
@@ -72,17 +78,30 @@ export async function renewIdempotencyLease(db: Db, claim: ClaimRef, leaseMs: nu
   return renewed.length === 1;
 }
 
-// From here on the request's outcome is stored whatever it is, and the claim is never taken over.
-export async function commitIdempotencyKey(db: Db, claim: ClaimRef): Promise<boolean> {
-  const committed = await db.update(idempotencyKeys).set({ state: 'committed' }).where(whereHeld(claim)).returning({ state: idempotencyKeys.state });
+// From here on the request's outcome is stored whatever it is, and the claim is never taken over. Run in the
+// transaction that stores the resource, so the row and its key are committed together or not at all.
+export async function commitIdempotencyKey(db: DbOrTx, claim: ClaimRef, resource: KeyedResource | null): Promise<boolean> {
+  const committed = await db
+    .update(idempotencyKeys)
+    .set({ state: 'committed', ...(resource ? { resourceKind: resource.kind, resourceToken: resource.token } : {}) })
+    .where(whereHeld(claim))
+    .returning({ state: idempotencyKeys.state });
   return committed.length === 1;
 }
 
-export async function completeIdempotencyKey(db: Db, claim: ClaimRef, response: { status: number; contentType: string; body: string }): Promise<void> {
-  await db
+// onlyCommitted: store the response only when the claim is committed (an error answer of a request that stored nothing is not kept).
+export async function completeIdempotencyKey(
+  db: Db,
+  claim: ClaimRef,
+  response: { status: number; contentType: string; body: string },
+  onlyCommitted = false,
+): Promise<boolean> {
+  const completed = await db
     .update(idempotencyKeys)
     .set({ state: 'completed', responseStatus: response.status, responseContentType: response.contentType, responseBody: response.body })
-    .where(whereHeld(claim));
+    .where(onlyCommitted ? and(whereHeld(claim), eq(idempotencyKeys.state, 'committed')) : whereHeld(claim))
+    .returning({ state: idempotencyKeys.state });
+  return completed.length === 1;
 }
 
 // Only a claim nothing durable happened under may be released.

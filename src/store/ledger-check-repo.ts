@@ -7,12 +7,12 @@ import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
 // The ledger's invariants, read over everything it holds (the admin ledger check); ledger-repo.ts writes it.
 
 export interface LedgerViolation {
-  rule: 'unbalanced_transaction' | 'balance_mismatch' | 'negative_balance' | 'refunds_exceed_capture' | 'postings_mismatch';
+  rule: 'unbalanced_transaction' | 'balance_mismatch' | 'negative_balance' | 'refunds_exceed_capture' | 'postings_mismatch' | 'unresolved_conflict';
   message: string;
   ref: Record<string, string | number>;
 }
 
-const VIOLATIONS_PER_RULE_MAX = 100;
+export const VIOLATIONS_PER_RULE_MAX = 100;
 const finalStatuses = sql.raw(FINAL_STATUSES.map((status) => `'${status}'`).join(', '));
 
 // The ledger's invariants over everything it holds (an operator's check: it reads every row). Each query reports

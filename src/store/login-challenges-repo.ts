@@ -1,9 +1,9 @@
-import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from './database.ts';
 import { loginChallenges } from './schema.ts';
 
 // Pre-sessions of two-step sign-in. Every attempt leaves a row, whether or not its login names an account: the
-// rows are what the per-login and per-IP limits count.
+// rows are what the sign-in limits count (per login and address, per login, per address).
 
 export type ChallengeRow = typeof loginChallenges.$inferSelect;
 export type NewChallenge = Pick<
@@ -11,16 +11,41 @@ export type NewChallenge = Pick<
   'tokenDigest' | 'userId' | 'codeDigest' | 'loginDigest' | 'clientIp' | 'method' | 'expiresAt'
 >;
 
-export async function countRecentAttempts(db: DbOrTx, loginDigest: string, clientIp: string, since: Date): Promise<{ login: number; ip: number }> {
-  const [byLogin] = await db
-    .select({ total: count() })
+// Which attempts a sign-in limit counts: one login from one client address, one login from anywhere, one address.
+export type AttemptScope = 'pair' | 'login' | 'ip';
+
+export interface AttemptKey {
+  loginDigest: string;
+  clientIp: string;
+}
+
+function scopeCondition(scope: AttemptScope, key: AttemptKey): SQL | undefined {
+  if (scope === 'pair') return and(eq(loginChallenges.loginDigest, key.loginDigest), eq(loginChallenges.clientIp, key.clientIp));
+  if (scope === 'login') return eq(loginChallenges.loginDigest, key.loginDigest);
+  return eq(loginChallenges.clientIp, key.clientIp);
+}
+
+export async function countRecentAttempts(db: DbOrTx, key: AttemptKey, since: Date): Promise<Record<AttemptScope, number>> {
+  const countOf = async (scope: AttemptScope) => {
+    const [row] = await db
+      .select({ total: count() })
+      .from(loginChallenges)
+      .where(and(scopeCondition(scope, key), gte(loginChallenges.createdAt, since)));
+    return Number(row?.total ?? 0);
+  };
+  return { pair: await countOf('pair'), login: await countOf('login'), ip: await countOf('ip') };
+}
+
+// When the scope's count in the window drops below `max` again: the max-th newest attempt leaves the window then.
+export async function attemptsBelowMaxAt(db: DbOrTx, scope: AttemptScope, key: AttemptKey, since: Date, max: number, windowMs: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ createdAt: loginChallenges.createdAt })
     .from(loginChallenges)
-    .where(and(eq(loginChallenges.loginDigest, loginDigest), gte(loginChallenges.createdAt, since)));
-  const [byIp] = await db
-    .select({ total: count() })
-    .from(loginChallenges)
-    .where(and(eq(loginChallenges.clientIp, clientIp), gte(loginChallenges.createdAt, since)));
-  return { login: Number(byLogin?.total ?? 0), ip: Number(byIp?.total ?? 0) };
+    .where(and(scopeCondition(scope, key), gte(loginChallenges.createdAt, since)))
+    .orderBy(desc(loginChallenges.createdAt))
+    .offset(max - 1)
+    .limit(1);
+  return row ? new Date(row.createdAt.getTime() + windowMs) : null;
 }
 
 // Serialises attempts on one login and on one IP until the transaction ends, so concurrent attempts cannot all

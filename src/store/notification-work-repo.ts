@@ -1,12 +1,14 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { NotificationSnapshot, SnapshotRecord } from '../domain/notification-body.ts';
 import type { Db } from './database.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { OUTBOX_LEASE_MS, type OutboxRow } from './processing-repo.ts';
 import { disputes, merchantKeys, notificationAttempts, outbox, payments, refunds } from './schema.ts';
 
 // The notifier's two statements per batch: one claims due notifications together with what each delivery needs
-// (the payment's notified fields, the merchant's sealed key); one records every attempt with the completion or
-// rescheduling of its outbox row, so an attempt is never recorded without its outcome.
+// (the event's snapshot, the callback URL, the merchant's sealed key); one records every attempt with the completion
+// or rescheduling of its outbox row, so an attempt is never recorded without its outcome. A row queued before
+// snapshots were kept is told from the rows as they are now.
 
 const NOTIFIED_PAYMENT_COLUMNS = {
   token: payments.token,
@@ -14,6 +16,8 @@ const NOTIFIED_PAYMENT_COLUMNS = {
   status: payments.status,
   extraReturnParam: payments.extraReturnParam,
   orderNumber: payments.orderNumber,
+  walletToken: payments.walletToken,
+  issuedWalletToken: payments.issuedWalletToken,
   amountMinor: payments.amountMinor,
   currency: payments.currency,
   gatewayAmountMinor: payments.gatewayAmountMinor,
@@ -31,24 +35,16 @@ const CLAIMED_COLUMNS = {
   refundId: outbox.refundId,
   disputeId: outbox.disputeId,
   eventId: outbox.eventId,
+  eventSequence: outbox.eventSequence,
+  eventSnapshot: outbox.eventSnapshot,
   attempts: outbox.attempts,
 };
 
 type NotifiedPayment = Pick<PaymentRow, keyof typeof NOTIFIED_PAYMENT_COLUMNS>;
 
-// A refund or a dispute of the payment, when the notification is about one of them.
-interface NotifiedRecord {
-  kind: 'refund' | 'dispute';
-  token: string;
-  status: string;
-  amountMinor: number;
-  currency: string;
-  declineReason: string | null;
-}
-
-export interface NotificationWork extends Pick<OutboxRow, keyof typeof CLAIMED_COLUMNS> {
-  payment: NotifiedPayment;
-  record: NotifiedRecord | null; // null: the notification is about the payment (or payout) itself
+export interface NotificationWork extends Pick<OutboxRow, 'id' | 'paymentId' | 'eventId' | 'eventSequence' | 'attempts'> {
+  snapshot: NotificationSnapshot;
+  delivery: Pick<PaymentRow, 'callbackUrl' | 'merchantId' | 'environment'>;
   merchantKeySealed: string | null; // null: the merchant has no key of the payment's environment
 }
 
@@ -65,13 +61,27 @@ const RECORD_COLUMNS = {
   disputeCurrency: disputes.currency,
 };
 
+// A payment's notifications go out in event order: one waits while an earlier one of its payment has not had its
+// first attempt (its retries do not hold it back). Rows queued before sequences were kept take no part.
+const notBehindAnEarlierEvent = sql`not exists (select 1 from ${outbox} earlier
+  where earlier.payment_id = ${outbox.paymentId} and earlier.topic = 'notification' and earlier.done_at is null
+    and earlier.first_attempted_at is null and earlier.event_sequence < ${outbox.eventSequence})`;
+
 function prepareClaim(db: Db) {
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
-    .where(and(eq(outbox.topic, 'notification'), isNull(outbox.doneAt), lte(outbox.dueAt, now), or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now))))
-    .orderBy(asc(outbox.dueAt))
+    .where(
+      and(
+        eq(outbox.topic, 'notification'),
+        isNull(outbox.doneAt),
+        lte(outbox.dueAt, now),
+        or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now)),
+        notBehindAnEarlierEvent,
+      ),
+    )
+    .orderBy(asc(outbox.dueAt), asc(outbox.eventSequence))
     .limit(sql.placeholder('batchSizeMax'))
     .for('update', { skipLocked: true });
   const claiming = db
@@ -86,6 +96,8 @@ function prepareClaim(db: Db) {
       id: claimed.id,
       paymentId: claimed.paymentId,
       eventId: claimed.eventId,
+      eventSequence: claimed.eventSequence,
+      eventSnapshot: claimed.eventSnapshot,
       refundId: claimed.refundId,
       disputeId: claimed.disputeId,
       attempts: claimed.attempts,
@@ -112,6 +124,7 @@ function prepareFinish(db: Db) {
     select payment_id, event_id, attempt_number, url, response_status, error, duration_ms from input where attempted`);
   const finished = db.$with('finished', { id: outbox.id }).as(sql`update ${outbox}
     set done_at = case when input.done then ${sql.placeholder('now')}::timestamptz end, due_at = coalesce(input.due_at, outbox.due_at),
+      first_attempted_at = coalesce(outbox.first_attempted_at, ${sql.placeholder('now')}::timestamptz),
       locked_until = null, last_error = input.last_error
     from input where outbox.id = input.outbox_id returning outbox.id`);
   return db
@@ -140,42 +153,64 @@ export async function claimDueNotifications(db: Db, batchSizeMax: number): Promi
     leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS).toISOString(),
     batchSizeMax,
   });
-  return rows.map(
-    ({
-      refundToken,
-      refundStatus,
-      refundAmountMinor,
-      refundCurrency,
-      refundDeclineReason,
-      disputeToken,
-      disputeStatus,
-      disputeAmountMinor,
-      disputeCurrency,
-      ...work
-    }) => {
-      let record: NotifiedRecord | null = null;
-      if (work.refundId !== null && refundToken !== null && refundStatus !== null && refundAmountMinor !== null && refundCurrency !== null) {
-        record = {
-          kind: 'refund',
-          token: refundToken,
-          status: refundStatus,
-          amountMinor: refundAmountMinor,
-          currency: refundCurrency,
-          declineReason: refundDeclineReason,
-        };
-      } else if (work.disputeId !== null && disputeToken !== null && disputeStatus !== null && disputeAmountMinor !== null && disputeCurrency !== null) {
-        record = {
-          kind: 'dispute',
-          token: disputeToken,
-          status: disputeStatus,
-          amountMinor: disputeAmountMinor,
-          currency: disputeCurrency,
-          declineReason: null,
-        };
-      }
-      return { ...work, record };
+  return rows.map((row) => ({
+    id: row.id,
+    paymentId: row.paymentId,
+    eventId: row.eventId,
+    eventSequence: row.eventSequence,
+    attempts: row.attempts,
+    snapshot: row.eventSnapshot ?? snapshotFromRows(row),
+    delivery: { callbackUrl: row.payment.callbackUrl, merchantId: row.payment.merchantId, environment: row.payment.environment },
+    merchantKeySealed: row.merchantKeySealed,
+  }));
+}
+
+type ClaimedRow = { refundId: number | null; disputeId: number | null; payment: NotifiedPayment } & {
+  [K in keyof typeof RECORD_COLUMNS]: (typeof RECORD_COLUMNS)[K]['_']['data'] | null;
+};
+
+// A row queued before snapshots were kept: told from the payment and its refund or dispute as they are now.
+function snapshotFromRows(row: ClaimedRow): NotificationSnapshot {
+  const { payment } = row;
+  let record: SnapshotRecord | null = null;
+  let kind: NotificationSnapshot['kind'] = 'payment';
+  if (row.refundId !== null && row.refundToken !== null && row.refundStatus !== null && row.refundAmountMinor !== null && row.refundCurrency !== null) {
+    kind = 'refund';
+    const { refundToken: token, refundStatus: status, refundAmountMinor: amountMinor, refundCurrency: currency, refundDeclineReason: declineReason } = row;
+    record = { token, status, amountMinor, currency, declineReason };
+  } else if (
+    row.disputeId !== null &&
+    row.disputeToken !== null &&
+    row.disputeStatus !== null &&
+    row.disputeAmountMinor !== null &&
+    row.disputeCurrency !== null
+  ) {
+    kind = 'dispute';
+    record = { token: row.disputeToken, status: row.disputeStatus, amountMinor: row.disputeAmountMinor, currency: row.disputeCurrency, declineReason: null };
+  }
+  const walletToken = payment.walletToken ?? payment.issuedWalletToken;
+  return {
+    kind,
+    occurredAt: new Date().toISOString(),
+    payment: {
+      token: payment.token,
+      operationType: payment.operationType,
+      status: payment.status,
+      amountMinor: payment.amountMinor,
+      currency: payment.currency,
+      gatewayAmountMinor: payment.gatewayAmountMinor,
+      gatewayCurrency: payment.gatewayCurrency,
+      extraReturnParam: payment.extraReturnParam,
+      orderNumber: payment.orderNumber,
+      cardHolder: payment.cardHolder,
+      cardMask: payment.cardMask,
+      declineReason: payment.declineReason,
+      walletToken,
+      walletDisplayName: walletToken === null ? null : payment.cardMask,
     },
-  );
+    record,
+    conflict: null,
+  };
 }
 
 interface NotificationAttempt {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from './database.ts';
+import type { Db, DbOrTx } from './database.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { Environment } from './merchants-repo.ts';
 import { outbox, payments } from './schema.ts';
@@ -78,7 +78,7 @@ function withCommissionTerms(placeholders: Record<string, unknown>): Record<stri
 
 export type CreatedPaymentRow = Pick<PaymentRow, keyof typeof CREATED_COLUMNS>;
 
-function prepareInsert(db: Db) {
+function prepareInsert(db: DbOrTx) {
   const placeholders: Record<string, unknown> = Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)]));
   // drizzle's Date encoder does not accept null through a placeholder; pass ISO text and cast instead.
   placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
@@ -89,9 +89,10 @@ function prepareInsert(db: Db) {
     .prepare('payrail_insert_payment');
 }
 
-const preparedInserts = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
+// Keyed by database or transaction: a statement prepared on the database would run outside the caller's transaction.
+const preparedInserts = new WeakMap<DbOrTx, ReturnType<typeof prepareInsert>>();
 
-export async function insertPayment(db: Db, row: PaymentInsert): Promise<CreatedPaymentRow> {
+export async function insertPayment(db: DbOrTx, row: PaymentInsert): Promise<CreatedPaymentRow> {
   let prepared = preparedInserts.get(db);
   if (!prepared) {
     prepared = prepareInsert(db);
@@ -108,7 +109,7 @@ export interface SentTo {
   gatewayAlias: string;
 }
 
-function preparePendingInsert(db: Db) {
+function preparePendingInsert(db: DbOrTx) {
   const placeholders: Record<string, unknown> = Object.fromEntries(
     [...INSERTED_COLUMNS, 'gatewayId', 'gatewayAlias'].map((column) => [column, sql.placeholder(column)]),
   );
@@ -123,13 +124,13 @@ function preparePendingInsert(db: Db) {
   return db.with(created, checked).select().from(created).prepare('payrail_insert_pending_payment');
 }
 
-const preparedPendingInserts = new WeakMap<Db, ReturnType<typeof preparePendingInsert>>();
+const preparedPendingInserts = new WeakMap<DbOrTx, ReturnType<typeof preparePendingInsert>>();
 
 // A Host-to-Host payment is created and moved init → pending (a transition the domain decided, applied as it is
 // born) in the statement that queues its first status check: a crash before the adapter call leaves a pending
 // payment whose status check asks the adapter, which does not know it and declines it, and the merchant is told.
 export async function insertPendingPayment(
-  db: Db,
+  db: DbOrTx,
   row: Omit<PaymentInsert, 'status'>,
   transition: PaymentTransition,
   sentTo: SentTo,

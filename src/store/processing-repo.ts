@@ -1,8 +1,9 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { postingForTransition, type LedgerPosting, type PostedPayment } from '../domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from '../domain/payment-status.ts';
 import type { Db, DbOrTx, Tx } from './database.ts';
 import { AVAILABLE_SHARDS, postLedger } from './ledger-repo.ts';
+import { outcomeNotificationSql } from './notification-events-repo.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions, notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 import { seriesColumnsOnOutcome, seriesColumnsOnTransition, seriesPlaceholderValues } from './recurring-repo.ts';
@@ -90,10 +91,25 @@ export function postedPaymentOf(
 
 export const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHANGE);
 
-// init → pending, once: a second submit of the same payment loses cleanly.
+// init → pending, once, and only within the payment's lifetime: a second submit of the same payment, or one that
+// comes after expires_at but before the expiry worker ran, loses cleanly (null) in this one conditional update.
 // A payout never goes out through /pay (its processingUrl shows it, nothing more): only a pay moves this way.
-export async function markProcessing(tx: Tx, paymentId: number, changes: PaymentChanges): Promise<PaymentRow | null> {
-  return transitionPayment(tx, paymentId, INIT_TO_PENDING, changes, 'pay');
+// The move is worth nothing to the ledger (domain postingForTransition), so nothing is posted.
+export async function markProcessing(tx: Tx, paymentId: number, changes: PaymentChanges, now = new Date()): Promise<PaymentRow | null> {
+  if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status');
+  const [row] = await tx
+    .update(payments)
+    .set({ ...changes, status: INIT_TO_PENDING.to, updatedAt: now })
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.status, INIT_TO_PENDING.from),
+        eq(payments.operationType, 'pay'),
+        or(isNull(payments.expiresAt), gt(payments.expiresAt, now)),
+      ),
+    )
+    .returning();
+  return row ?? null;
 }
 
 export interface PaymentLogInput {
@@ -154,6 +170,10 @@ function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelecti
     const cast = OUTCOME_JSON_COLUMNS.has(column) ? sql.raw('::jsonb') : sql.raw('::text');
     set[column] = sql`coalesce(${value(column)}${cast}, ${payments[column]})`;
   }
+  // The /pay answer ends the payment's pay exchange (domain/adapter-exchange.ts): its marker goes with it.
+  const payExchange = sql`${payments.exchangeKind} = 'pay'`;
+  set['exchangeKind'] = sql`case when ${payExchange} then null else ${payments.exchangeKind} end`;
+  set['exchangeUntil'] = sql`case when ${payExchange} then null else ${payments.exchangeUntil} end`;
   if (shape === 'stay') {
     set['updatedAt'] = sql`case when ${value('touched')}::boolean then ${now} else ${payments.updatedAt} end`;
   } else {
@@ -176,8 +196,8 @@ function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelecti
     order by entries.position`);
   const closed = db.$with('closed', {}).as(sql`update ${outbox} set done_at = ${now} from moved
     where outbox.payment_id = moved.id and outbox.payment_id = ${value('id')} and outbox.topic = 'status_check' and outbox.done_at is null`);
-  const queued = db.$with('queued', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at, event_id)
-    select 'notification', moved.id, ${now}, ${value('eventId')}::text from moved`);
+  const notification = { occurredAt: sql`${value('now')}::text`, eventId: sql`${value('eventId')}::text`, declineReason: sql`${value('declineReason')}::text` };
+  const queued = db.$with('queued', {}).as(outcomeNotificationSql({ now, ...notification }));
   // The posting: its transaction, its entries and the balances they move (nothing when `kind` is null).
   const entries = sql`jsonb_to_recordset(${value('entries')}::jsonb) as entry(account text, amount_minor bigint)`;
   const posted = db.$with('posted', {}).as(sql`insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id)
@@ -316,12 +336,20 @@ export async function listNotificationAttempts(db: Db, paymentId: number): Promi
   return db.select().from(notificationAttempts).where(eq(notificationAttempts.paymentId, paymentId)).orderBy(asc(notificationAttempts.id)).limit(500);
 }
 
-// `init` payments whose lifetime ended; each is then expired under its row lock, once.
+// `init` payments and pending pays whose lifetime ended (payments_expiry_idx), the longest overdue first; each is
+// then expired under its row lock, once (a pending one after a last status check: flows/lifetime-end.ts).
 export async function findExpiredPaymentIds(db: Db, batchSizeMax: number): Promise<number[]> {
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(inArray(payments.status, ['init']), lte(payments.expiresAt, new Date())))
+    .where(
+      and(
+        inArray(payments.status, ['init', 'pending']),
+        lte(payments.expiresAt, new Date()),
+        sql`(${payments.status} = 'init' or ${payments.operationType} = 'pay')`,
+      ),
+    )
+    .orderBy(asc(payments.expiresAt))
     .limit(batchSizeMax);
   return rows.map((row) => row.id);
 }

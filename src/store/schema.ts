@@ -14,10 +14,13 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { EXCHANGE_KINDS } from '../domain/adapter-exchange.ts';
 import { COMMISSION_OPERATIONS } from '../domain/commission.ts';
 import type { GatewayRoutingRules, RoutingDecision } from '../domain/gateway-routing.ts';
 import { BALANCED_ACCOUNTS, LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
 import { MONEY_CHARGE_PRIVACIES } from '../domain/money-charges.ts';
+import type { NotificationSnapshot } from '../domain/notification-body.ts';
+import { CONFLICT_REPORTED_STATUSES, CONFLICT_RESOLUTIONS, CONFLICT_SOURCES } from '../domain/payment-conflict.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 import {
   BANK_ACCOUNT_PROVIDERS,
@@ -136,6 +139,11 @@ export const payments = pgTable(
     issuedRecurringToken: text('issued_recurring_token'),
     issuedWalletToken: text('issued_wallet_token'),
     lastRecurringChargeAt: timestamp('last_recurring_charge_at', { withTimezone: true, mode: 'date' }),
+    // An adapter exchange of the payment in flight (domain/adapter-exchange.ts): what was sent, until when its answer
+    // may come (a lapsed lease counts as released), and a confirm's capture amount. Checks and actions wait for it.
+    exchangeKind: text('exchange_kind', { enum: EXCHANGE_KINDS }),
+    exchangeUntil: timestamp('exchange_until', { withTimezone: true, mode: 'date' }),
+    exchangeCaptureMinor: bigint('exchange_capture_minor', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -146,6 +154,7 @@ export const payments = pgTable(
     check('payments_refunded_check', sql`${table.refundedMinor} >= 0 and ${table.refundedMinor} <= coalesce(${table.capturedMinor}, 0)`),
     index('payments_authorized_until_idx').on(table.authorizedUntil).where(sql`${table.status} = 'authorized'`),
     check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
+    check('payments_exchange_kind_check', sql`${table.exchangeKind} in (${sql.raw(EXCHANGE_KINDS.map((kind) => `'${kind}'`).join(', '))})`),
     index('payments_expiry_idx').on(table.expiresAt).where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
     // The list's ORDER BY created_at DESC, id DESC means NULLS FIRST: each index ends in that order so no list
     // query sorts; the operation type and order number filters each lead their own index.
@@ -177,6 +186,10 @@ export const idempotencyKeys = pgTable(
     state: text('state', { enum: ['in_progress', 'committed', 'completed'] }).notNull(),
     claimId: text('claim_id').notNull(), // the holder's writes match on it, so a taken-over claim is not touched by its old holder
     leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(), // renewed while the request runs
+    // The row the request produced, named in the transaction that stored it: a retry whose first request died
+    // before answering replays the answer built from it (merchant-api/idempotency.ts).
+    resourceKind: text('resource_kind', { enum: ['payment', 'payout', 'refund', 'dispute'] }),
+    resourceToken: text('resource_token'),
     responseStatus: smallint('response_status'),
     responseContentType: text('response_content_type'),
     responseBody: text('response_body'),
@@ -186,6 +199,8 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [table.merchantId, table.environment, table.idempotencyKey] }),
     index('idempotency_keys_created_idx').on(table.createdAt),
     check('idempotency_keys_state_check', sql`${table.state} in ('in_progress', 'committed', 'completed')`),
+    check('idempotency_keys_resource_kind_check', sql`${table.resourceKind} in ('payment', 'payout', 'refund', 'dispute')`),
+    check('idempotency_keys_resource_check', sql`(${table.resourceKind} is null) = (${table.resourceToken} is null)`),
   ],
 );
 
@@ -239,6 +254,12 @@ export const outbox = pgTable(
     refundId: bigint('refund_id', { mode: 'number' }).references(() => refunds.id),
     disputeId: bigint('dispute_id', { mode: 'number' }).references(() => disputes.id),
     eventId: text('event_id'),
+    // A notification's place among its payment's notifications (1, 2, …), allocated in the event's transaction,
+    // and what it tells, taken in that transaction (domain/notification-body.ts); both null on rows queued before.
+    eventSequence: integer('event_sequence'),
+    eventSnapshot: jsonb('event_snapshot').$type<NotificationSnapshot>(),
+    // When the notifier first finished with the row: a later notification of the payment waits until then.
+    firstAttemptedAt: timestamp('first_attempted_at', { withTimezone: true, mode: 'date' }),
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
@@ -248,6 +269,7 @@ export const outbox = pgTable(
   },
   (table) => [
     index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`),
+    index('outbox_notification_sequence_idx').on(table.paymentId, table.eventSequence).where(sql`${table.topic} = 'notification'`),
     // A payment's open work, found by payment and topic whatever the other payments have open: with payment_id
     // alone the planner may walk outbox_due_idx over every open row of the topic instead.
     index('outbox_open_payment_idx').on(table.paymentId, table.topic).where(sql`${table.doneAt} is null`),
@@ -282,6 +304,38 @@ export const providerCallbacks = pgTable('provider_callbacks', {
   status: text('status').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+// A callback or status answer that contradicted a payment's final status, kept for an operator (domain/payment-conflict.ts).
+// One row per payment and reported status: a replayed report adds nothing.
+export const paymentConflicts = pgTable(
+  'payment_conflicts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    paymentId: bigint('payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => payments.id),
+    source: text('source', { enum: CONFLICT_SOURCES }).notNull(),
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull(), // the status kept when the report came
+    reportedStatus: text('reported_status', { enum: CONFLICT_REPORTED_STATUSES }).notNull(),
+    reportedAmountMinor: bigint('reported_amount_minor', { mode: 'number' }),
+    reportedCurrency: text('reported_currency'),
+    rawAnswer: jsonb('raw_answer').notNull(), // masked (lib/redact.ts)
+    resolution: text('resolution', { enum: CONFLICT_RESOLUTIONS }),
+    resolvedBy: text('resolved_by'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('payment_conflicts_report_idx').on(table.paymentId, table.reportedStatus),
+    index('payment_conflicts_unresolved_idx').on(table.createdAt, table.id).where(sql`${table.resolvedAt} is null`),
+    check('payment_conflicts_source_check', sql`${table.source} in ('callback', 'status')`),
+    check('payment_conflicts_reported_status_check', sql`${table.reportedStatus} in ('approved', 'declined')`),
+    check(
+      'payment_conflicts_resolution_check',
+      sql`(${table.resolution} is null and ${table.resolvedBy} is null and ${table.resolvedAt} is null) or (${table.resolution} in ('accepted', 'dismissed') and ${table.resolvedBy} is not null and ${table.resolvedAt} is not null)`,
+    ),
+  ],
+);
 
 // The sandbox acquirer's own record of each pay and payout (its provider state, not Payrail's payment), in the
 // database so every process that mounts the sandbox shares it and a restart keeps it. The merchant key a callback
@@ -397,6 +451,9 @@ export const refunds = pgTable(
     gatewayToken: text('gateway_token'),
     declineReason: text('decline_reason'),
     finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
+    // The refund's /refund in flight until then (domain/adapter-exchange.ts): its check waits for the answer. Each
+    // refund has its own, so refunds of one payment never wait for one another.
+    exchangeUntil: timestamp('exchange_until', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -623,9 +680,15 @@ export const sessions = pgTable(
     method: text('method'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    // The first session of the sign-in this one derives from (login/complete); null: this session is that first one.
+    chainId: bigint('chain_id', { mode: 'number' }),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('sessions_token_idx').on(table.tokenDigest), index('sessions_user_idx').on(table.userId)],
+  (table) => [
+    uniqueIndex('sessions_token_idx').on(table.tokenDigest),
+    index('sessions_user_idx').on(table.userId),
+    index('sessions_chain_idx').on(table.chainId),
+  ],
 );
 
 // Tokens of internal services (header app-token), shown once when created, kept as digests.

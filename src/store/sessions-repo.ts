@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from './database.ts';
 import { sessions, users } from './schema.ts';
 
@@ -8,6 +8,7 @@ export interface SessionRecord {
   method: string | null;
   expiresAt: Date;
   revokedAt: Date | null;
+  chainId: number; // the first session of its sign-in (its own id when it is that one)
   userStatus: 'active' | 'disabled';
 }
 
@@ -19,6 +20,7 @@ export async function findSessionByDigest(db: DbOrTx, tokenDigest: string): Prom
       method: sessions.method,
       expiresAt: sessions.expiresAt,
       revokedAt: sessions.revokedAt,
+      chainId: sql<number>`coalesce(${sessions.chainId}, ${sessions.id})`.mapWith(Number),
       userStatus: users.status,
     })
     .from(sessions)
@@ -30,21 +32,31 @@ export async function findSessionByDigest(db: DbOrTx, tokenDigest: string): Prom
 
 export async function insertSession(
   db: DbOrTx,
-  session: { tokenDigest: string; userId: number; method: string | null; expiresAt: Date },
+  session: { tokenDigest: string; userId: number; method: string | null; expiresAt: Date; chainId?: number },
 ): Promise<{ id: number; createdAt: Date }> {
   const [row] = await db.insert(sessions).values(session).returning({ id: sessions.id, createdAt: sessions.createdAt });
   if (!row) throw new Error('session insert returned nothing');
   return row;
 }
 
-// Revokes one session (logout); true when it was live.
-export async function revokeSession(db: DbOrTx, sessionId: number): Promise<boolean> {
+// Ends a whole sign-in (logout): the first session and every session derived from it. Returns how many were live.
+export async function revokeSessionChain(db: DbOrTx, chainId: number): Promise<number> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+    .where(and(or(eq(sessions.id, chainId), eq(sessions.chainId, chainId)), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
-  return rows.length > 0;
+  return rows.length;
+}
+
+// Ends every session of a person (logout_all, a disabled profile). Returns how many were live.
+export async function revokeUserSessions(db: DbOrTx, userId: number): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length;
 }
 
 // Sessions expired or revoked long ago: kept a while for support questions, then dropped.

@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns';
 import type { FastifyBaseLogger } from 'fastify';
 import { Agent, request } from 'undici';
-import { legacySignature, modernSignatureHeader } from '../domain/notification-signature.ts';
+import { notificationBody } from '../domain/notification-body.ts';
+import { modernSignatureHeader } from '../domain/notification-signature.ts';
 import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../domain/notification-schedule.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
 import { decryptWithMasterKey } from '../lib/crypto.ts';
@@ -12,49 +13,6 @@ import { nextAfterFailure } from './failed-work.ts';
 const NOTIFICATION_TIMEOUT_MS = 10_000;
 const NOTIFICATION_REFUSED = 'refused: private address';
 const NOTIFICATION_CONNECTION_FAILED = 'connection failed';
-
-// The body the merchant receives: about the payment (type pay or payout), or about one of its refunds or disputes
-// (type refund or dispute, with the payment's token as paymentToken). The legacy signature covers the same fields.
-function notificationBody(work: Pick<NotificationWork, 'payment' | 'record'>, merchantKey: string): Record<string, unknown> {
-  const { payment, record } = work;
-  if (record !== null) {
-    const fields = {
-      token: record.token,
-      type: record.kind,
-      status: record.status,
-      extraReturnParam: payment.extraReturnParam,
-      orderNumber: payment.orderNumber,
-      amount: record.amountMinor,
-      currency: record.currency,
-      gatewayAmount: record.amountMinor,
-      gatewayCurrency: record.currency,
-    };
-    return {
-      ...fields,
-      paymentToken: payment.token,
-      gatewayDetails: { decline_reason: record.declineReason },
-      signature: legacySignature(fields, merchantKey),
-    };
-  }
-  const fields = {
-    token: payment.token,
-    type: payment.operationType,
-    status: payment.status,
-    extraReturnParam: payment.extraReturnParam,
-    orderNumber: payment.orderNumber,
-    amount: payment.amountMinor,
-    currency: payment.currency,
-    gatewayAmount: payment.gatewayAmountMinor,
-    gatewayCurrency: payment.gatewayCurrency,
-  };
-  return {
-    ...fields,
-    cardHolder: payment.cardHolder,
-    sanitizedMask: payment.cardMask,
-    gatewayDetails: { decline_reason: payment.declineReason },
-    signature: legacySignature(fields, merchantKey),
-  };
-}
 
 // At least once, with a stable event id; every attempt recorded with its outcome; a bounded backoff of about a day.
 // The claim brought each payment and its merchant's sealed key along; the batch's attempts are written together
@@ -74,23 +32,24 @@ export async function deliverNotifications(deps: ProcessingDeps, batch: Notifica
 const eventIdOf = (work: NotificationWork) => work.eventId ?? `evt_${work.id}`;
 
 async function deliverNotification(deps: ProcessingDeps, work: NotificationWork): Promise<NotificationOutcome> {
-  const { payment } = work;
+  const { delivery } = work;
   const eventId = eventIdOf(work);
-  if (!payment.callbackUrl) return { work, eventId, attempt: null, next: { done: true, lastError: 'no callback URL' } };
-  if (work.merchantKeySealed === null) throw new Error(`merchant ${payment.merchantId} has no ${payment.environment} key`);
+  if (!delivery.callbackUrl) return { work, eventId, attempt: null, next: { done: true, lastError: 'no callback URL' } };
+  if (work.merchantKeySealed === null) throw new Error(`merchant ${delivery.merchantId} has no ${delivery.environment} key`);
   const merchantKey = decryptWithMasterKey(deps.context.masterKey, work.merchantKeySealed);
-  const bodyText = JSON.stringify(notificationBody(work, merchantKey));
+  const bodyText = JSON.stringify(notificationBody(work.snapshot, work.eventSequence, merchantKey));
   const startedAt = performance.now();
   let responseStatus: number | null = null;
   let error: string | null = null;
   try {
     const mustBePublic = !deps.context.config.allowPrivateCallbacks; // one rule for sandbox and production
     responseStatus = await post(
-      payment.callbackUrl,
+      delivery.callbackUrl,
       bodyText,
       {
         'content-type': 'application/json',
         'x-payrail-event-id': eventId,
+        ...(work.eventSequence === null ? {} : { 'x-payrail-event-sequence': String(work.eventSequence) }),
         'x-payrail-signature': modernSignatureHeader(bodyText, merchantKey, Math.floor(Date.now() / 1000)),
       },
       mustBePublic,
@@ -100,7 +59,7 @@ async function deliverNotification(deps: ProcessingDeps, work: NotificationWork)
     // The merchant sees whether we connected, never socket error text: that would map their network for them.
     error = failure instanceof SsrfRefusedError ? NOTIFICATION_REFUSED : NOTIFICATION_CONNECTION_FAILED;
   }
-  const attempt = { url: payment.callbackUrl, responseStatus, error, durationMs: Math.round(performance.now() - startedAt) };
+  const attempt = { url: delivery.callbackUrl, responseStatus, error, durationMs: Math.round(performance.now() - startedAt) };
   return { work, eventId, attempt, next: nextAfter(work.attempts, error) };
 }
 

@@ -3,9 +3,11 @@ import type { GatewaySettings } from '../contract/adapter-contract.ts';
 import { pendingOutcome } from '../domain/adapter-outcome.ts';
 import { delayBeforeAttemptSeconds, parseTimeRates, TimeRatesError, type TimeRateRule } from '../domain/status-check-schedule.ts';
 import { gatewayOfPayment } from '../flows/gateways.ts';
+import { heldBackByExchange } from '../flows/exchange-gate.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
-import { applyRefundOutcome } from '../flows/refund-outcome.ts';
-import { sendRefund } from '../flows/refund-send.ts';
+import { interpretStatusAnswer } from '../domain/status-answer.ts';
+import { applyRefundOutcome, recordRefundFailedLookup } from '../flows/refund-outcome.ts';
+import { exchangeRefund } from '../flows/refund-send.ts';
 import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
 import { findRefundById, type RefundRow } from '../store/refunds-repo.ts';
 import { nextAfterFailure } from './failed-work.ts';
@@ -26,7 +28,7 @@ export async function runRefundChecks(deps: ProcessingDeps, batch: OutboxRow[], 
   await Promise.all(
     batch.map(async (work) => {
       try {
-        await runRefundCheck(deps, work);
+        await runRefundCheck(deps, work, log);
       } catch (error) {
         log.error({ err: error, outboxId: work.id, topic: 'refund_check' }, 'outbox work failed');
         const next = nextAfterFailure(work, error);
@@ -36,7 +38,8 @@ export async function runRefundChecks(deps: ProcessingDeps, batch: OutboxRow[], 
   );
 }
 
-async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow): Promise<void> {
+async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow, log: FastifyBaseLogger): Promise<void> {
+  if (await heldBackByExchange(deps, work)) return; // issue 18: never while the refund's /refund is in flight
   const db = deps.context.database.db;
   const refund = work.refundId === null ? null : await findRefundById(db, work.refundId);
   if (refund?.status !== 'pending') return completeWork(db, work.id);
@@ -46,8 +49,17 @@ async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow): Promise<vo
     await giveUp(deps, refund, 'the gateway of the payment no longer exists, so the refund cannot be confirmed');
     return completeWork(db, work.id, 'no gateway to ask');
   }
-  const settled = await sendRefund(deps, refund, payment, gateway);
-  if (settled.status !== 'pending') return completeWork(db, work.id);
+  // The re-sent /refund asks about the refund: its answer is read as a status lookup, where result false is no decline.
+  const { answer, ownLog } = await exchangeRefund(deps, refund, payment, gateway);
+  const reading = interpretStatusAnswer(answer);
+  if (reading.kind === 'failed_lookup') {
+    const failedLookups = await recordRefundFailedLookup(db, refund, reading.reason, [ownLog, ...reading.outcome.logs]);
+    const failure = { paymentToken: payment.token, refundToken: refund.token, failedLookups, attempt: work.attempts };
+    log.warn({ ...failure, reason: reading.reason }, 'refund status lookup failed: the refund stays pending and is asked again');
+  } else {
+    const settled = await applyRefundOutcome(db, refund, reading.outcome, [ownLog, ...reading.outcome.logs]);
+    if (settled.status !== 'pending') return completeWork(db, work.id);
+  }
   if (work.attempts >= REFUND_CHECK_ATTEMPTS_MAX) {
     await giveUp(deps, refund, `the gateway did not confirm the refund after ${work.attempts} checks`);
     return completeWork(db, work.id, 'refund checks exhausted');

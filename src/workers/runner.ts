@@ -41,7 +41,7 @@ async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: Fa
   await Promise.all(
     batch.map(async (work) => {
       try {
-        await runStatusCheck(deps, work);
+        await runStatusCheck(deps, work, log);
       } catch (error) {
         log.error({ err: error, outboxId: work.id, topic: 'status_check' }, 'outbox work failed');
         const next = nextAfterFailure(work, error);
@@ -66,7 +66,7 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
       // A batch that could not be written keeps its leases: its rows are claimed again once they lapse.
       await TOPICS[topic].run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
     }
-    await expireDuePayments(db);
+    await expireDuePayments(deps, log);
     if (await deliverUserMessages(deps.context, log)) backlog = true;
     await sweepSignInRecords(deps.context).catch((error: unknown) => log.error({ err: error }, 'sign-in housekeeping failed'));
     if (await voidDueAuthorizations(deps, log)) backlog = true;

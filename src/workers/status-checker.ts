@@ -1,15 +1,19 @@
-import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { interpretStatusAnswer } from '../domain/status-answer.ts';
 import { delayBeforeAttemptSeconds, parseTimeRates, STATUS_CHECK_ATTEMPTS_MAX, TimeRatesError, type TimeRateRule } from '../domain/status-check-schedule.ts';
 import type { GatewaySettings } from '../contract/adapter-contract.ts';
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { buildStatusRequest } from '../flows/adapter-requests.ts';
 import { applyStatusAnswer, awaitsStatusCheck } from '../flows/payout-status.ts';
 import { gatewayOfPayment } from '../flows/gateways.ts';
+import { heldBackByExchange } from '../flows/exchange-gate.ts';
 import type { ProcessingDeps } from '../flows/process-payment.ts';
 import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
 
-// spec 6.4: /status after final_waiting_seconds, then at the status_checker_time_rates intervals, until final.
-export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow): Promise<void> {
+// spec 6.4: /status after final_waiting_seconds, then at the status_checker_time_rates intervals, until final. A
+// failed lookup (domain/status-answer.ts) never finalizes anything: it is counted, logged, and the schedule goes on.
+export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow, log?: FastifyBaseLogger): Promise<void> {
+  if (await heldBackByExchange(deps, work)) return; // issue 18: never while an exchange of the payment is in flight
   const db = deps.context.database.db;
   const payment = await findPaymentById(db, work.paymentId);
   if (!payment || !awaitsStatusCheck(payment)) return completeWork(db, work.id);
@@ -18,7 +22,7 @@ export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow): Pro
   const statusMethod = methodSettingsOf(gateway.settings, 'status');
   const request = buildStatusRequest(payment, gateway.settings);
   const call = await deps.adapterClient.call(gateway.settings, 'status', request, statusMethod.responseTimeoutS * 1000);
-  const outcome = interpretAdapterAnswer(call.answer);
+  const reading = interpretStatusAnswer(call.answer);
   const ownLog = {
     kind: 'status',
     request: { url: call.url, body: request },
@@ -26,18 +30,30 @@ export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow): Pro
     response: call.answer.kind === 'response' ? call.answer.body : call.answer,
     duration: call.durationS,
   };
-  const applied = await applyStatusAnswer(db, payment, outcome, {
+  const applied = await applyStatusAnswer(db, payment, reading, {
     kind: 'status',
     settings: gateway.settings,
     extraLogs: [ownLog],
     authorizationHoldHours: deps.context.config.authorizationHoldHours, // a two-step payment this check authorizes is held this long
+    rawAnswer: ownLog.response,
   });
+  if (reading.kind === 'failed_lookup') {
+    const failure = { paymentToken: payment.token, operation: payment.operationType, failedLookups: applied.failedLookups, attempt: work.attempts };
+    log?.warn({ ...failure, reason: reading.reason }, 'status lookup failed: the payment keeps its status and is asked again');
+  }
+  if (applied.conflict) {
+    const { id, source, paymentStatus, reportedStatus } = applied.conflict;
+    log?.warn(
+      { paymentToken: payment.token, conflictId: id, source, paymentStatus, reportedStatus },
+      'a status answer contradicts the final status: conflict recorded',
+    );
+  }
   if (!awaitsStatusCheck(applied.payment)) return completeWork(db, work.id);
   const nextDueAt = new Date(Date.now() + delayBeforeAttemptSeconds(timeRatesOf(gateway.settings), work.attempts) * 1000);
   // expires_at bounds a payment's wait for card data (init); once the card reached the adapter money may
   // move, so a pending payment is asked until it is final or the attempts run out.
   if (work.attempts >= STATUS_CHECK_ATTEMPTS_MAX) return completeWork(db, work.id, 'status checks exhausted');
-  await rescheduleWork(db, work.id, nextDueAt, outcome.systemError);
+  await rescheduleWork(db, work.id, nextDueAt, reading.outcome.systemError);
 }
 
 // Schedules are checked when a gateway is saved; one stored before that check existed falls back to the

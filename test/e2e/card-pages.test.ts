@@ -7,7 +7,8 @@ import { createTestAppToken, createTestProfile } from '../support/core-banking.t
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 
 // The hosted card pages of spec 4 (show_card_data, show_set_card_pin) in real headless Chromium over HTTPS: the
-// strict policy (no script, one hashed stylesheet) must still render the page and submit the PIN form.
+// strict policy (no script, one hashed stylesheet) must still render the page and submit the PIN form; only the
+// browser's own navigation or the reveal button uses up a card-data link.
 describe.runIf(browserTestsRunnable)('hosted card pages in Chromium', () => {
   let server: ServerHarness;
   let browser: Browser;
@@ -79,6 +80,40 @@ describe.runIf(browserTestsRunnable)('hosted card pages in Chromium', () => {
     const again = await page.reload();
     expect(again?.status()).toBe(410);
     expect(await page.textContent('#link-gone')).toContain('already used');
+    await page.close();
+  });
+
+  it('leaves the card-data link unused by a HEAD or a link preview, then reveals it to the browser opening it', async () => {
+    const url = await linkTo('show_card_data');
+    const head = await context.request.head(url);
+    expect(head.status()).toBe(200);
+    const preview = await context.request.get(url, { headers: { 'user-agent': 'TelegramBot (like TwitterBot)' } }); // no Sec-Fetch-Mode
+    expect(preview.status()).toBe(200);
+    expect(await preview.text()).not.toContain('id="pan"');
+    const { page, violations } = await openWatched();
+    expect((await page.goto(url))?.status()).toBe(200);
+    expect(await page.textContent('#pan')).toMatch(/^4000 /);
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('reveals the card once with the button of the page that asks first (a browser without Sec-Fetch-Mode)', async () => {
+    const url = await linkTo('show_card_data');
+    const asking = await context.request.get(url); // what a browser that does not say navigate receives
+    const { page, violations } = await openWatched();
+    await page.route(url, async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      return route.fulfill({ status: asking.status(), headers: asking.headers(), body: await asking.body() });
+    });
+    await page.goto(url);
+    expect(await page.textContent('h1')).toBe('Show your card');
+    expect(await styled(page)).toBe('12px');
+    await page.click('#reveal-card');
+    await page.waitForSelector('#pan');
+    expect(await page.textContent('#cvv')).toMatch(/^[0-9]{3}$/);
+    expect(violations).toEqual([]);
+    const used = await context.request.post(url, { form: { reveal: '1' }, headers: { origin: 'null' } });
+    expect(used.status()).toBe(410);
     await page.close();
   });
 

@@ -7,6 +7,7 @@ import { testEngines } from '../support/databases.ts';
 import { HARNESS_MASTER_KEY, startCardFixture, type CardFixture } from './core-bank-cards-fixtures.ts';
 
 const engines = await testEngines();
+const NAVIGATE = { 'sec-fetch-mode': 'navigate' }; // a browser opening the link (card-page-reveal.test.ts: anything else)
 
 // spec 4: GET /api/internal/v1/bank_cards/{id}/show_card_data | show_set_card_pin, and the hosted pages their links
 // open: single use, five minutes, one merchant's cards only, strict headers, no card number in the database.
@@ -36,7 +37,7 @@ describe.each(engines)('core banking card page links on %s', (engine) => {
     expect(expiresIn).toBeGreaterThan(4 * 60_000);
     expect(expiresIn).toBeLessThanOrEqual(5 * 60_000);
     const path = pagePath(result.url);
-    const page = await harness.app.inject({ method: 'GET', url: path });
+    const page = await harness.app.inject({ method: 'GET', url: path, headers: NAVIGATE });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.headers['cache-control']).toBe('no-store');
@@ -59,7 +60,7 @@ describe.each(engines)('core banking card page links on %s', (engine) => {
     expect(rowText.rows[0]!.text).not.toContain(pan);
     expect(rowText.rows[0]!.text).toContain(card.card_mask);
 
-    const again = await harness.app.inject({ method: 'GET', url: path });
+    const again = await harness.app.inject({ method: 'GET', url: path, headers: NAVIGATE });
     expect(again.statusCode).toBe(410);
     expect(again.body).toContain('already used');
     expect(again.body).not.toContain(pan);
@@ -71,7 +72,7 @@ describe.each(engines)('core banking card page links on %s', (engine) => {
     for (const id of [`${card.outer_id}_outer_id`, card.id]) {
       const linked = await link(id, 'show_card_data');
       expect(linked.statusCode, linked.body).toBe(200);
-      const page = await harness.app.inject({ method: 'GET', url: pagePath(linked.json().result.url) });
+      const page = await harness.app.inject({ method: 'GET', url: pagePath(linked.json().result.url), headers: NAVIGATE });
       shown.push(page.body.match(/id="pan">([0-9 ]+)</)?.[1] ?? 'none');
     }
     expect(shown[0]).toBe(shown[1]);
@@ -158,7 +159,7 @@ describe.each(engines)('core banking card page links on %s', (engine) => {
     });
     expect(posted.statusCode).toBe(404);
     const pinPath = pagePath((await link(card.id, 'show_set_card_pin')).json().result.url);
-    const shown = await harness.app.inject({ method: 'GET', url: pinPath });
+    const shown = await harness.app.inject({ method: 'GET', url: pinPath, headers: NAVIGATE });
     expect(shown.body).not.toMatch(/id="pan"|id="cvv"/);
   });
 });

@@ -85,7 +85,7 @@ describe.each(engines)('core banking sessions on %s', (engine) => {
 
   it('legacy login/complete issues a further session with time_to_live hours, from a live session only', async () => {
     const person = await createPerson(harness);
-    const session = await signIn(harness, person, '198.51.100.24');
+    const session = await signIn(harness, person, '198.51.100.24', 72); // a derived session never outlives it (core-session-chain.test.ts)
     const renewed = await complete({ 'session-token': session }, { time_to_live: 48 });
     expect(renewed.statusCode).toBe(200);
     const body = renewed.json();

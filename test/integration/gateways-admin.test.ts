@@ -91,11 +91,15 @@ describe.each(engines)('gateway admin API on %s', (engine) => {
       'settings',
     ],
     ['a known field of the wrong type beside provider keys', { settings: gatewaySettings({ sandbox: 'yes', brand_id: 'b1' }) }, 'settings.sandbox'],
-    ['an unknown method setting', { settings: gatewaySettings({}, { methods: { pay: { retries: 3 } } }) }, 'settings.gateway_settings.methods.pay.retries'],
+    [
+      "a provider's key inside a method beyond its bounds",
+      { settings: gatewaySettings({}, { methods: { pay: { notes: 'x'.repeat(8193) } } }) },
+      'settings.gateway_settings.methods.pay.notes',
+    ],
     ['an unknown body field', { settings: gatewaySettings(), priority: 1 }, 'priority'],
     ['a missing full_link', { settings: gatewaySettings({}, { full_link: undefined }) }, 'settings.gateway_settings.full_link'],
     ['a full_link that is not http(s)', { settings: gatewaySettings({}, { full_link: 'ftp://adapter.example/x' }) }, 'settings.gateway_settings.full_link'],
-    ['a missing api_key', { settings: gatewaySettings({ api_key: undefined }) }, 'settings.api_key'],
+    ['an empty api_key (one without is accepted)', { settings: gatewaySettings({ api_key: '' }) }, 'settings.api_key'],
     [
       'a response_timeout of 0 s',
       { settings: gatewaySettings({}, { methods: { pay: { response_timeout: 0 } } }) },

@@ -15,8 +15,8 @@ const engines = await testEngines();
 const WORKER_POLL_MS = 60_000; // the test drives passes with tick()
 const FINAL_WAITING_S = 60; // the gateway's pay.final_waiting_seconds: the first status check is due after it
 
-// A failure after the payment is stored and before its card reaches the adapter: the Idempotency-Key commit, the
-// request's next step, refused for the keys named crash-….
+// A failure of the Idempotency-Key commit, which runs in the transaction that stores the payment (issue 18), refused
+// for the keys named crash-….
 const FAIL_BEFORE_THE_PAY = sql`
   create function refuse_commit_of_crash_keys() returns trigger language plpgsql as $$
   begin
@@ -104,27 +104,19 @@ describe.each(engines)('a Host-to-Host payment born pending, on %s', (engine) =>
     ]);
   });
 
-  it('is declined by the status checker when a failure kept its card from the adapter', async () => {
-    adapter.respond('pay', reply.json(adapterAnswer.approved('gw-never')));
-    adapter.respond('status', reply.json({ result: false, error: 'unknown transaction', logs: [] }));
+  it('stores and sends nothing when its Idempotency-Key cannot be committed with it, and leaves the key to the retry', async () => {
+    adapter.respond('pay', (request) => reply.json(adapterAnswer.approved(`gw_${request.body.payment.token}`)));
+    const paysBefore = adapter.requests.filter((request) => request.method === 'pay').length;
     const failed = await create('crash-order-1', 'crash-1');
     expect(failed.statusCode).toBe(500);
-    const payment = await paymentOf('crash-order-1');
-    expect(payment).toMatchObject({ status: 'pending', gateway_alias: 'acquirer' });
-    expect(adapter.requestsFor('pay', payment.token)).toHaveLength(0);
-    const [check] = await outboxOf(payment.id);
-    expect(new Date(check!.due_at).getTime()).toBeGreaterThan(Date.now() + (FINAL_WAITING_S - 5) * 1000);
-
-    await workers.tick();
-    expect((await paymentOf('crash-order-1')).status).toBe('pending'); // not before final_waiting_seconds
-    await makeStatusCheckDue(payment.id);
-    await workers.tick();
-    expect(await paymentOf('crash-order-1')).toMatchObject({ status: 'declined', decline_reason: 'gateway response error: unknown transaction' });
-    expect(adapter.requestsFor('status', payment.token)).toHaveLength(1);
-    expect((await outboxOf(payment.id)).map((row) => [row.topic, row.done])).toEqual([
-      ['status_check', true],
-      ['notification', expect.any(Boolean)], // the merchant is told (merchant.example does not answer here)
-    ]);
+    const stored = await queryRows<{ n: number }>(
+      harness.database,
+      sql`select count(*)::int as n from payments where merchant_id = ${merchant.id} and order_number = 'crash-order-1'`,
+    );
+    expect(stored[0]?.n).toBe(0); // the payment's insert was rolled back with the key's commit
+    expect(adapter.requests.filter((request) => request.method === 'pay').length).toBe(paysBefore);
+    const keys = await queryRows<{ n: number }>(harness.database, sql`select count(*)::int as n from idempotency_keys where idempotency_key = 'crash-1'`);
+    expect(keys[0]?.n).toBe(0); // released: nothing was stored or sent under it
   });
 
   it("is approved by the status checker when a failure lost the adapter's approval", async () => {

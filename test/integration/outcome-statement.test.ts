@@ -208,8 +208,10 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     const [work] = claimed;
     expect(work).toMatchObject({
       eventId: 'event-claimed',
+      eventSequence: 1,
       attempts: 1,
-      payment: { status: 'approved', callbackUrl: 'https://merchant.example/callback', cardMask: '411111******1111' },
+      snapshot: { kind: 'payment', payment: { status: 'approved', cardMask: '411111******1111' } },
+      delivery: { callbackUrl: 'https://merchant.example/callback' },
     });
     expect(work!.merchantKeySealed).toEqual(expect.any(String));
     expect((await claimDueNotifications(db(), 50)).filter((other) => other.paymentId === id)).toEqual([]); // leased

@@ -25,10 +25,12 @@ describe.each(engines)('payments API on %s', (engine) => {
     const body = response.json();
     expect(body).toEqual({
       success: true,
+      result: 0,
+      status: 200,
       errors: [],
       token: expect.stringMatching(/^[0-9a-f]{32}$/),
       processingUrl: `https://pay.test/checkout/${body.token}?locale=en`,
-      payment: { amount: '1000', currency: 'USD', status: 'init' },
+      payment: { amount: '1000', gateway_amount: 1000, currency: 'USD', status: 'init', two_stage_mode: false },
     });
   });
 
@@ -51,7 +53,7 @@ describe.each(engines)('payments API on %s', (engine) => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.processingUrl).toBe(`https://pay.test/checkout/${body.token}?locale=zh`);
-    expect(body.payment).toEqual({ amount: '1500000', currency: 'USDT', status: 'init' });
+    expect(body.payment).toEqual({ amount: '1500000', gateway_amount: 1_500_000, currency: 'USDT', status: 'init', two_stage_mode: false });
   });
 
   it('answers the Host-to-Host bank_account variant with the variant C envelope', async () => {

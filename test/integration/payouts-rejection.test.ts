@@ -16,9 +16,9 @@ import { merchantAccounts } from '../support/ledger-accounts.ts';
 const engines = await testEngines();
 
 // spec 4: the keys /payout may carry (callback_url and merchant_private_key let the provider call back, spec 5.6).
-const PAYOUT_TOP_LEVEL_KEYS = ['callback_url', 'method_name', 'params', 'payment', 'settings'];
+const PAYOUT_TOP_LEVEL_KEYS = ['callback_url', 'method_name', 'params', 'payment', 'processing_url', 'settings'];
 const PAYOUT_PARAMS_KEYS = ['amount', 'bank_account', 'card', 'currency', 'customer'];
-const PAYOUT_PAYMENT_KEYS = ['gateway_amount', 'gateway_currency', 'merchant_private_key', 'order_number', 'token'];
+const PAYOUT_PAYMENT_KEYS = ['gateway_amount', 'gateway_currency', 'lead_id', 'merchant_private_key', 'order_number', 'token'];
 
 const AMOUNT = 1000;
 const COMMISSION = 20; // 1 % of 1000 + 10
@@ -232,7 +232,8 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
 
   it.each([
     ['approved: the hold is sent', adapterAnswer.approved('gw-late', { amount: AMOUNT, currency: 'EUR' }), 'approved', SENT],
-    ['declined: the hold is released', { result: false, error: 'unknown transaction', logs: [] }, 'declined', RELEASED],
+    // A status answer declines only with result true (spec 4's /status row); result false is a failed lookup.
+    ['declined: the hold is released', adapterAnswer.declined('gw-late', { details: 'unknown transaction' }), 'declined', RELEASED],
   ])('settles a processing payout by status check, %s', async (_case, statusAnswer, expectedStatus, expectedBalances) => {
     const adapter = await fakeAdapter();
     adapter.respond('payout', reply.httpStatus(502));
@@ -291,7 +292,7 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
 
   it('settles a payout whose request never got an answer recorded (a crash after its reservation)', async () => {
     const adapter = await fakeAdapter();
-    adapter.respond('status', reply.json({ result: false, error: 'unknown transaction', logs: [] }));
+    adapter.respond('status', reply.json(adapterAnswer.declined('gw-none', { details: 'unknown transaction' })));
     const merchant = await productionMerchant(adapter);
     const [gateway] = await queryRows<{ id: string }>(database(), sql`select id::text as id from gateways where merchant_id = ${merchant.id}`);
     const token = randomBytes(16).toString('hex');

@@ -89,6 +89,7 @@ describe.each(engines)('payouts through the sandbox on %s', (engine) => {
       selectorUrl: `${server.baseUrl}/checkout/${token}/select?locale=en`,
       // 1.5 % of 2000 + 30
       payment: { amount: 2000, currency: 'USD', gateway_amount: 2000, gateway_currency: 'USD', status: 'approved', commission: 60 },
+      payout: { token, status: 'approved' },
     });
     expect(await balances(merchant.id)).toEqual({ available: 10_000 - 2060, hold: 0, fees: 60, payouts: 2000 });
     await eventually(() => notificationsFor(token).length).toBe(1);

@@ -216,6 +216,12 @@ describe.each(engines)('provider callbacks on %s', (engine) => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect(answers.filter((answer) => answer.body.applied === true)).toHaveLength(1);
     expect(['approved', 'declined']).toContain((await paymentOf(server, merchant.productionKey, token)).status);
-    expect(await notificationsQueued(token)).toBe(1);
+    // The loser contradicts the winner: one conflict (the two approvals are one report), told to the merchant too.
+    const conflicts = await queryRows<{ n: number }>(
+      database(),
+      sql`select count(*)::int as n from payment_conflicts c join payments p on p.id = c.payment_id where p.token = ${token}`,
+    );
+    expect(conflicts).toEqual([{ n: 1 }]);
+    expect(await notificationsQueued(token)).toBe(2);
   });
 });

@@ -83,7 +83,7 @@ describe.each(engines)('recurring payments through the sandbox adapter on %s', (
     const [series] = await rows<{ recurring_gateway_token: string }>(sql`select recurring_gateway_token from payments where token = ${first.token}`);
     const charged = await payment({ amount: 1700, recurringToken: first.recurringToken, orderNumber: 'month-2' });
     expect(charged.status, JSON.stringify(charged.body)).toBe(200);
-    expect(charged.body.payment).toEqual({ amount: '1700', currency: 'EUR', status: 'approved' });
+    expect(charged.body.payment).toEqual({ amount: '1700', gateway_amount: 1700, currency: 'EUR', status: 'approved', two_stage_mode: false });
     expect(charged.body).not.toHaveProperty('recurringToken');
     const detail = await detailOf(charged.body.token);
     expect(detail.card).toMatchObject({ mask: '424242******4242', holder: 'Ada Lovelace' });

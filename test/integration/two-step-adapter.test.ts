@@ -131,29 +131,32 @@ describe.each(engines)('two-step payments through a scripted adapter on %s', (en
     expect((await post(shop.merchant.productionKey, token, 'confirm')).body.payment.status).toBe('approved');
   });
 
-  it('calls the adapter once for a confirm repeated, and captures once when two confirms race', async () => {
+  it('calls the adapter once when two confirms race (the other is 409 payment_action_in_progress) and once for a confirm repeated', async () => {
     const shop = await shopWithAdapter();
     const token = await authorized(shop);
     shop.adapter.respond('confirm_request', reply.sleep(300, reply.json(adapterAnswer.approved('gw'))));
     const raced = await Promise.all([post(shop.merchant.productionKey, token, 'confirm'), post(shop.merchant.productionKey, token, 'confirm')]);
-    expect(raced.map((response) => response.status)).toEqual([200, 200]);
-    const callsAfterRace = shop.adapter.requestsFor('confirm_request', token).length;
+    expect(raced.map((response) => response.status).sort()).toEqual([200, 409]);
+    expect(raced.find((response) => response.status === 409)!.body.errors[0].code).toBe('payment_action_in_progress');
+    expect(shop.adapter.requestsFor('confirm_request', token)).toHaveLength(1);
     const repeated = await post(shop.merchant.productionKey, token, 'confirm', { amount: 6000 });
     expect(repeated.status).toBe(200);
-    expect(shop.adapter.requestsFor('confirm_request', token).length).toBe(callsAfterRace);
+    expect(shop.adapter.requestsFor('confirm_request', token)).toHaveLength(1);
     expect(await capturesOf(token)).toEqual([{ kind: 'payment_captured', entries: '2' }]);
   });
 
-  it('settles a confirm racing a decline once: the one written first wins, the other is 409 with the status', async () => {
+  it('settles a confirm racing a decline once: one reaches the adapter, the other is 409 payment_action_in_progress', async () => {
     const shop = await shopWithAdapter();
     const token = await authorized(shop);
-    shop.adapter.respond('confirm_request', reply.json(adapterAnswer.approved('gw')));
+    shop.adapter.respond('confirm_request', reply.sleep(300, reply.json(adapterAnswer.approved('gw'))));
     shop.adapter.respond('decline_request', reply.sleep(300, reply.json(adapterAnswer.approved('gw'))));
     const [confirm, decline] = await Promise.all([post(shop.merchant.productionKey, token, 'confirm'), post(shop.merchant.productionKey, token, 'decline')]);
-    expect(confirm.status).toBe(200);
-    expect(decline.status).toBe(409);
-    expect(decline.body.errors[0].message).toBe('payment is approved; only an authorized payment can be declined');
-    expect((await paymentOf(shop.merchant.productionKey, token)).status).toBe('approved');
+    expect([confirm.status, decline.status].sort()).toEqual([200, 409]);
+    const loser = confirm.status === 409 ? confirm : decline;
+    expect(loser.body.errors[0].code).toBe('payment_action_in_progress');
+    const sent = [...shop.adapter.requestsFor('confirm_request', token), ...shop.adapter.requestsFor('decline_request', token)];
+    expect(sent.map((request) => request.method)).toEqual([confirm.status === 200 ? 'confirm_request' : 'decline_request']);
+    expect((await paymentOf(shop.merchant.productionKey, token)).status).toBe(confirm.status === 200 ? 'approved' : 'declined');
   });
 
   it('holds an authorization the status checker finds for the configured hours, and voids it after them with that reason', async () => {

@@ -55,6 +55,17 @@ describe('the dispute document store', () => {
     await store.discard(staged);
   });
 
+  it('past writtenBytesMax (a quota left) counts and hashes the rest but writes none of it to disk', async () => {
+    const chunks = [PDF_HEAD, Buffer.alloc(1000, 1), Buffer.alloc(1000, 2), Buffer.alloc(1000, 3)];
+    const whole = await store.stage(Readable.from(chunks));
+    const capped = await store.stage(Readable.from(chunks), PDF_HEAD.length + 1500);
+    expect(capped).toMatchObject({ sizeBytes: whole.sizeBytes, sha256: whole.sha256, mediaType: 'application/pdf' });
+    expect((await stat(capped.temporaryPath)).size).toBe(PDF_HEAD.length + 1000);
+    const nothing = await store.stage(Readable.from(chunks), 0);
+    expect((await stat(nothing.temporaryPath)).size).toBe(0);
+    await Promise.all([whole, capped, nothing].map((staged) => store.discard(staged)));
+  });
+
   it('removes its partial file when the upload breaks off, and says so', async () => {
     async function* breaking() {
       yield PDF_HEAD;

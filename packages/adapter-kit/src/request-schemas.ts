@@ -70,7 +70,8 @@ export const PayRequestSchema = Type.Object({
 export type PayRequest = Static<typeof PayRequestSchema>;
 
 // Section 4 /payout: amount and currency in params; the merchant key and callback_url let the provider report
-// the payout by callback, as for /pay.
+// the payout by callback, as for /pay. Payrail sends processing_url (spec 2.8 names it for every method) and
+// lead_id as /pay does; an adapter accepts a payout without them, as earlier versions of Payrail sent it.
 export const PayoutRequestSchema = Type.Object({
   method_name: Type.Literal('payout'),
   params: Type.Object({
@@ -85,9 +86,11 @@ export const PayoutRequestSchema = Type.Object({
     merchant_private_key: Type.Optional(merchantKeyField()),
     gateway_amount: Type.Optional(amountMinorField('minor units')),
     gateway_currency: Type.Optional(currencyField()),
+    lead_id: Type.Optional(Type.Integer({ description: "Payrail's id of the payout" })),
     order_number: Type.Optional(textField("the merchant's order number")),
   }),
   settings: AdapterSettingsSchema,
+  processing_url: Type.Optional(httpUrlField('the page showing the payout (spec 2.8: the return URL for the user)')),
   callback_url: Type.Optional(httpUrlField('where provider callbacks go (spec 5.6)')),
 });
 export type PayoutRequest = Static<typeof PayoutRequestSchema>;

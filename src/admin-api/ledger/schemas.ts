@@ -8,19 +8,21 @@ const Violation = Type.Object({
       Type.Literal('negative_balance'),
       Type.Literal('refunds_exceed_capture'),
       Type.Literal('postings_mismatch'),
+      Type.Literal('unresolved_conflict'),
     ],
     {
       description:
         'unbalanced_transaction: entries do not sum to zero; balance_mismatch: a balance differs from the sum of its entries ' +
         "(or a profiles' clearing account does not sum to zero over all profiles); " +
         "negative_balance: a merchant's hold or fees, or a profile's wallet, below zero; refunds_exceed_capture: refunds above what the payment captured; " +
-        'postings_mismatch: a payment, payout, refund, dispute or bank transfer lacks the postings its status implies, or a posting names the wrong one',
+        'postings_mismatch: a payment, payout, refund, dispute or bank transfer lacks the postings its status implies, or a posting names the wrong one; ' +
+        'unresolved_conflict: a late provider answer contradicted a final status more than 24 hours ago and no operator accepted or dismissed it (GET /api/admin/v1/conflicts)',
     },
   ),
   message: Type.String(),
   ref: Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer()]), {
     description:
-      'what the violation is about: transactionId, paymentId, refundId, disputeId, transferId, chargeId, merchantId + environment + currency + account, ' +
+      'what the violation is about: transactionId, paymentId, refundId, disputeId, conflictId, transferId, chargeId, merchantId + environment + currency + account, ' +
       'or profileId + currency + account (a core banking wallet)',
   }),
 });

@@ -71,7 +71,9 @@ export const CreateUserBody = Type.Object(
 
 export const ChangeUserBody = Type.Object(
   {
-    status: Type.Optional(oneOf(['active', 'disabled'] as const, { description: 'disabled: sign-in and every session of the profile stop working' })),
+    status: Type.Optional(
+      oneOf(['active', 'disabled'] as const, { description: 'disabled: no sign-in, and every session is revoked for good (enabling brings none back)' }),
+    ),
     kyc_status: Type.Optional(oneOf(KYC_STATUSES)),
     wallet_pin_enabled: Type.Optional(Type.Boolean()),
   },

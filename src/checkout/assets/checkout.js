@@ -304,6 +304,9 @@
       setUpFormatting(cardForm);
       setUpValidation(cardForm);
     }
+    // A gateway that takes no card: the same form without fields, guarded against a second press all the same.
+    const paymentForm = document.getElementById('payment-form');
+    if (paymentForm) setUpValidation(paymentForm);
     setUpRedirects();
     const waiting = document.querySelector('#waiting[data-status-url]');
     if (waiting) setUpPoller(waiting);

@@ -77,7 +77,7 @@ export const SegregatedQuery = Type.Object(
 
 export const NewBankAccountBody = Type.Object(
   {
-    id: Ignored(Type.Integer({ description: 'ignored: the service assigns the id' })),
+    id: Ignored(Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, description: 'ignored: the service assigns the id' })),
     token: Ignored(Type.String({ maxLength: BANK_ACCOUNT_TEXT_LENGTH_MAX, description: 'ignored: the service assigns the token' })),
     status: Ignored(Type.Enum(BANK_ACCOUNT_STATUSES, { description: 'ignored: a new record is pending' })),
     approved: Ignored(Type.Boolean({ description: 'ignored: an operator approves' })),

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { textCoercion } from '../../lib/request-validation.ts';
 import Type, { type Static } from 'typebox';
 import { KYC_STATUSES, WALLET_TYPES } from '../../domain/core-banking-values.ts';
 import { PROFILE_FILE_KINDS, PROFILE_FILE_SIZE_MAX_BYTES, PROFILE_FILES_PER_KIND_MAX, type ProfileFileKind } from '../../domain/profile-file-rules.ts';
@@ -151,11 +152,14 @@ export const UploadFileResponse = Type.Object(
 const UploadFields = Type.Object({ kind: KindSchema }, { additionalProperties: false });
 const checkFields = new Ajv({ allErrors: true }).compile(UploadFields);
 const UploadQuery = Type.Object({ segregated_account_id: SegregatedQueryFields.properties.segregated_account_id }, { additionalProperties: false });
-const checkQuery = new Ajv({ allErrors: true, coerceTypes: true }).compile(UploadQuery);
+// Query text becomes a number by the app's one rule (plain digits only): Ajv's coercion reads "1e309" as Infinity.
+const checkQuery = new Ajv({ allErrors: true, strictNumbers: true }).compile(UploadQuery);
+const queryFromText = textCoercion(UploadQuery);
 
 // The upload route has a validator of its own (below), so its query is checked here too.
 export function validateUploadQuery(query: unknown): { value: Static<typeof UploadQuery> } | { error: ErrorObject[] } {
   const copy = { ...(query as Record<string, unknown>) };
+  queryFromText?.(copy);
   return checkQuery(copy) ? { value: copy as Static<typeof UploadQuery> } : { error: checkQuery.errors ?? [] };
 }
 

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { confirmLogin } from '../../flows/login-confirm.ts';
-import { startLogin } from '../../flows/login-start.ts';
+import { SignInThrottledError, startLogin } from '../../flows/login-start.ts';
+import { clientAddressOf } from '../../lib/rate-limits.ts';
 import { ConfirmAnswer, ConfirmBody, LoginAnswer, LoginBody, PreSessionRefused, ProfileDisabled, SignInError, SignInThrottled } from './schemas.ts';
 
 const tags = ['core banking: sign-in'];
@@ -20,14 +21,20 @@ export async function signInRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Public: no credential. Always answers 200 with a pre-session token (pre_…), whether or not the login names an account and the password is ' +
           'right; only then is a 6-digit code sent (by e-mail, or to the service log and `payrail outbox` without SMTP). A ' +
-          'wrong login fails later, at confirmation, exactly like a wrong code. Attempts are limited per login and per IP (429).',
+          'wrong login fails later, at confirmation, exactly like a wrong code. Attempts are limited per login from one IP (10 in 15 minutes), ' +
+          'per login from all IPs (100) and per IP (30), all configurable; beyond, 429 with Retry-After (seconds).',
         tags,
         body: LoginBody,
         response: { 200: LoginAnswer, 422: SignInError, 429: SignInThrottled },
       },
     },
-    async (request) => {
-      const started = await startLogin(context, { login: request.body.login, password: request.body.password, clientIp: request.ip });
+    async (request, reply) => {
+      const started = await startLogin(context, { login: request.body.login, password: request.body.password, clientIp: clientAddressOf(request.ip) }).catch(
+        (error: unknown) => {
+          if (error instanceof SignInThrottledError) reply.header('retry-after', String(error.retryAfterS));
+          throw error;
+        },
+      );
       return {
         success: true as const,
         status: 200 as const,

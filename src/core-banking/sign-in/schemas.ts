@@ -24,7 +24,7 @@ export const PreSessionRefused = coreErrorEnvelopeSchema({
 });
 
 export const SignInThrottled = coreErrorEnvelopeSchema({
-  meaning: 'too many sign-in attempts for this login or from this IP address, or too many requests from this IP address: wait and try again',
+  meaning: 'too many sign-in attempts for this login (from this IP address, or from all) or from this IP address: wait the seconds of header Retry-After',
   codes: 'too_many_sign_in_attempts, rate_limited',
 });
 
@@ -141,6 +141,16 @@ export const CompleteAnswer = Type.Object(
 export const LogoutAnswer = Type.Object(
   { success: Type.Literal(true), status: Type.Literal(200), message: Type.String() },
   { examples: [{ success: true, status: 200, message: 'signed out' }] },
+);
+
+export const LogoutAllAnswer = Type.Object(
+  {
+    success: Type.Literal(true),
+    status: Type.Literal(200),
+    message: Type.String(),
+    sessions_ended: Type.Integer({ minimum: 1, description: 'how many live sessions were revoked, the presented one included' }),
+  },
+  { examples: [{ success: true, status: 200, message: 'signed out everywhere', sessions_ended: 3 }] },
 );
 
 export const SessionAnswer = Type.Object(

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CoreSession } from '../../flows/core-auth.ts';
-import { endSession, issueFollowingSession } from '../../flows/core-sessions.ts';
-import { CompleteAnswer, CompleteBody, LogoutAnswer, ProfileDisabled, SessionAnswer, SessionError, SessionRequired } from './schemas.ts';
+import { endEverySession, endSessionChain, issueFollowingSession } from '../../flows/core-sessions.ts';
+import { CompleteAnswer, CompleteBody, LogoutAllAnswer, LogoutAnswer, ProfileDisabled, SessionAnswer, SessionError, SessionRequired } from './schemas.ts';
 
 const tags = ['core banking: sign-in'];
 const security = [{ sessionToken: [] }];
@@ -26,7 +26,8 @@ export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Legacy sign-in: a new session with the lifetime asked for',
         description:
           'Takes a live session (header session-token; never a pre-session, so the confirmation code is never bypassed) ' +
-          'and issues a further session of the same person for time_to_live hours; the presented session stays as it was.',
+          'and issues a further session of the same person for time_to_live hours (at most 720), never past the expiry of the ' +
+          'presented session, which stays as it was. Both belong to the same sign-in: logout ends them together.',
         tags,
         security,
         body: CompleteBody,
@@ -50,16 +51,36 @@ export async function sessionSignInRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         operationId: 'coreLogout',
-        summary: 'Sign out: the session stops working at once',
-        description: "Needs a live session (header session-token). Revokes the presented session; the person's other sessions stay.",
+        summary: 'Sign out: the sign-in of the session stops working at once',
+        description:
+          'Needs a live session (header session-token). Revokes the presented session together with its whole sign-in: the session ' +
+          'it was issued from (login/complete) and every session issued from any of them. The other sign-ins of the person stay.',
         tags,
         security,
         response: { 200: LogoutAnswer, 401: SessionRequired, 403: ProfileDisabled, 429: SessionError },
       },
     },
     async (request) => {
-      await endSession(db, sessionOf(request));
+      await endSessionChain(db, sessionOf(request));
       return { success: true as const, status: 200 as const, message: 'signed out' };
+    },
+  );
+
+  routes.post(
+    '/api/v1/auth/logout_all',
+    {
+      schema: {
+        operationId: 'coreLogoutAll',
+        summary: 'Sign out everywhere: every session of the person stops working at once',
+        description: 'Needs a live session (header session-token). Revokes every session of its person, from every sign-in and device.',
+        tags,
+        security,
+        response: { 200: LogoutAllAnswer, 401: SessionRequired, 403: ProfileDisabled, 429: SessionError },
+      },
+    },
+    async (request) => {
+      const ended = await endEverySession(db, sessionOf(request));
+      return { success: true as const, status: 200 as const, message: 'signed out everywhere', sessions_ended: ended };
     },
   );
 

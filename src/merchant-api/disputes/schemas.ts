@@ -6,6 +6,7 @@ import { DISPUTE_LIST_PER_PAGE_MAX } from '../../flows/dispute-list.ts';
 import { DOCUMENT_FILE_NAME_LENGTH_MAX, DOCUMENT_MEDIA_TYPES } from '../../lib/document-store.ts';
 import { DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, type DisputeFormBody } from './upload.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
+import { NUL_MESSAGE, nulPath } from '../../lib/request-validation.ts';
 import { createDisputeExample, disputeEnvelopeExample, disputeListExample } from '../examples.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -61,6 +62,8 @@ const checkFields = new Ajv({ allErrors: true }).compile(DisputeFormFields);
 // the schema above; the documents were checked while they streamed in.
 export function validateDisputeForm(body: unknown): { value: DisputeFormValue } | { error: ErrorObject[] } {
   const { fields, documents } = body as DisputeFormBody;
+  const nulAt = nulPath(fields, '', 0); // the app's NUL rule (lib/request-validation.ts) for the form's text fields
+  if (nulAt !== null) return { error: [{ instancePath: nulAt, keyword: 'nul', schemaPath: '#', params: {}, message: NUL_MESSAGE }] };
   if (!checkFields(fields)) return { error: checkFields.errors ?? [] };
   const { token, description, amount } = fields as Static<typeof DisputeFormFields>;
   const amountMinor = Number(amount);
@@ -141,3 +144,23 @@ export const ErrorEnvelope = errorEnvelopeSchema({
   codes: 'machine-readable: not_found, invalid_state, invalid_field, unsupported_document_type, …',
   field: 'the offending field; a document by its position: document[2]',
 });
+
+// 413: a document too large, too many parts, or documents past the merchant's evidence quota (with what is left).
+export const QuotaErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    result: Type.Literal(1),
+    status: Type.Integer({ description: 'the HTTP status again' }),
+    errors: Type.Array(
+      Type.Object({
+        code: Type.String({ description: 'document_too_large, too_many_fields, too_many_parts, evidence_quota_exceeded' }),
+        message: Type.String(),
+        field: Type.Optional(Type.String({ description: 'the document by its position: document[2]' })),
+        quotaLeftBytes: Type.Optional(
+          Type.Integer({ minimum: 0, description: "evidence_quota_exceeded: the bytes this merchant's environment may still store" }),
+        ),
+      }),
+    ),
+  },
+  { description: 'the request is too large: nothing was stored' },
+);

@@ -1,5 +1,6 @@
 import type { FastifyMultipartBaseOptions, Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { evidenceQuotaExceeded, type EvidenceQuota } from '../../flows/dispute-evidence-quota.ts';
 import type { IncomingDocument } from '../../flows/disputes.ts';
 import { DocumentSourceError, isDocumentMediaType, sanitizeFileName, type DocumentStore } from '../../lib/document-store.ts';
 import { ApiError } from '../../lib/errors.ts';
@@ -36,6 +37,9 @@ export interface DisputeFormBody {
 export interface DisputeForm {
   body: DisputeFormBody;
   documents: IncomingDocument[];
+  // The documents do not fit in the merchant's evidence quota: answered unless the request replays an earlier one
+  // (its Idempotency-Key is looked up after the form is read). What did not fit was never written to disk.
+  quotaRefusal: ApiError | null;
 }
 
 const MEBIBYTE = 1024 * 1024;
@@ -51,9 +55,11 @@ function fieldError(code: string, status: number, field: string, message: string
 
 // Reads the whole form: text fields as they come, each document staged to disk and recognised by its content.
 // On any refusal every document staged so far is removed before the error leaves.
-export async function readDisputeForm(request: FastifyRequest, store: DocumentStore): Promise<DisputeForm> {
+export async function readDisputeForm(request: FastifyRequest, store: DocumentStore, quota: EvidenceQuota): Promise<DisputeForm> {
   const fields: Record<string, unknown> = {};
   const documents: IncomingDocument[] = [];
+  let quotaRefusal: ApiError | null = null;
+  let leftBytes = quota.leftBytes;
   try {
     const parts = request.parts();
     for (;;) {
@@ -66,8 +72,15 @@ export async function readDisputeForm(request: FastifyRequest, store: DocumentSt
       if (!DOCUMENT_FIELD_NAMES.includes(part.fieldname)) {
         throw fieldError('unknown_field', 422, part.fieldname, 'is not a known file field: attach documents as document[]');
       }
-      const document = await readDocument(store, part, documents.length);
-      if (document !== null) documents.push(document);
+      const document = await readDocument(store, part, documents.length, leftBytes);
+      if (document === null) continue;
+      documents.push(document);
+      if (document.staged.sizeBytes > leftBytes) {
+        quotaRefusal ??= evidenceQuotaExceeded(quota, `document[${documents.length - 1}]`);
+        leftBytes = 0; // nothing after it is written either
+      } else {
+        leftBytes -= document.staged.sizeBytes;
+      }
     }
   } catch (error) {
     await Promise.allSettled(documents.map((document) => store.discard(document.staged))); // the refusal is what matters
@@ -79,7 +92,7 @@ export async function readDisputeForm(request: FastifyRequest, store: DocumentSt
     size: staged.sizeBytes,
     sha256: staged.sha256,
   }));
-  return { body: { fields, documents: summaries }, documents };
+  return { body: { fields, documents: summaries }, documents, quotaRefusal };
 }
 
 async function nextPart(parts: AsyncIterableIterator<Multipart>): Promise<Multipart | null> {
@@ -104,11 +117,16 @@ function readField(fields: Record<string, unknown>, part: Extract<Multipart, { t
 }
 
 // A document staged and recognised; null for the empty, nameless part a browser sends for a file input left empty.
-async function readDocument(store: DocumentStore, part: Extract<Multipart, { type: 'file' }>, position: number): Promise<IncomingDocument | null> {
+async function readDocument(
+  store: DocumentStore,
+  part: Extract<Multipart, { type: 'file' }>,
+  position: number,
+  writtenBytesMax: number,
+): Promise<IncomingDocument | null> {
   const field = `document[${position}]`;
   let staged: IncomingDocument['staged'];
   try {
-    staged = await store.stage(part.file);
+    staged = await store.stage(part.file, writtenBytesMax);
   } catch (error) {
     if (error instanceof DocumentSourceError) throw new ApiError('invalid_multipart', 400, `${field} broke off before its end`);
     throw error;

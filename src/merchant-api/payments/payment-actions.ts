@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MerchantPaymentCall } from '../../flows/two-step.ts';
-import { commitIdempotentRequest } from '../idempotency.ts';
+import { getPaymentDetail } from '../../flows/payment-detail.ts';
+import { commitIdempotentRequest, type IdempotentReplay } from '../idempotency.ts';
 import { presentDetail } from './present.ts';
 
 // What the POST /api/v1/payments/{token}/<action> routes share (confirm, decline, cancel, secure_code, resend_otp,
@@ -14,8 +15,15 @@ export function merchantPaymentCall(request: FastifyRequest<{ Params: { token: s
   return {
     scope: request.merchant!,
     token: request.params.token,
-    // the adapter is about to be asked: this key's outcome is stored from here on, whatever it is
-    beforeAdapterCall: () => commitIdempotentRequest(request),
+    // the adapter is about to be asked: this key's outcome (the payment, getPayment found it) is stored from here on
+    beforeAdapterCall: () => commitIdempotentRequest(request, { kind: 'payment', token: request.params.token }),
+  };
+}
+
+// The route config of an action: a retry whose first request died before it answered gets the payment as it is now.
+export function paymentDetailReplay(app: FastifyInstance): { idempotentReplay: IdempotentReplay } {
+  return {
+    idempotentReplay: async (request, resource) => paymentDetailEnvelope(await getPaymentDetail(app.payrail.database.db, request.merchant!, resource.token)),
   };
 }
 

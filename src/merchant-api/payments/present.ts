@@ -14,7 +14,8 @@ const UNNAMED_PROVIDER = 'default';
 // spec 2.2: the create envelope differs by request variant. providers: the aliases of the gateways offered
 // (flows/provider-selection.ts processingProvidersFor): several make processingUrl a list of single-key objects,
 // one per gateway, beside the selector page; one names the gateway the payment goes through (variant C keys
-// processingUrl with it); none: no active gateway to name.
+// processingUrl with it); none: no active gateway to name. Variants A and B also carry variant C's result, status,
+// payment.gateway_amount and payment.two_stage_mode, which integrations written for any variant read.
 export function presentCreated(
   publicUrl: string,
   payment: CreatedPaymentRow & { redirectRequest?: unknown; pendingStep?: unknown } & Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>,
@@ -25,10 +26,18 @@ export function presentCreated(
   if (payment.requestVariant !== 'C') {
     return {
       success: true as const,
+      result: 0,
+      status: 200,
       errors: [],
       token: payment.token,
       ...(offered ? { processingUrl: offered, selectorURL: selectorUrl(publicUrl, payment) } : { processingUrl }),
-      payment: { amount: String(payment.amountMinor), currency: payment.currency, status: payment.status },
+      payment: {
+        amount: String(payment.amountMinor),
+        gateway_amount: payment.gatewayAmountMinor,
+        currency: payment.currency,
+        status: payment.status,
+        two_stage_mode: payment.needConfirmation,
+      },
       ...(payment.redirectRequest ? { redirectRequest: payment.redirectRequest as RedirectRequest } : {}),
       ...pendingStepOf(payment),
       ...seriesTokensOf(payment),

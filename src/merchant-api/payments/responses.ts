@@ -29,6 +29,8 @@ const seriesTokens = {
 export const CreatePaymentResponseA = Type.Object(
   {
     success: Type.Literal(true),
+    result: Type.Integer({ description: 'always 0 on success, as in variant C' }),
+    status: Type.Integer({ description: 'always 200 on success, as in variant C' }),
     errors: EmptyErrors,
     token: Type.String({ description: '32 lowercase hex characters' }),
     processingUrl: Type.Union([Type.String(), Type.Array(Type.Record(Type.String(), Type.String()))], {
@@ -36,7 +38,13 @@ export const CreatePaymentResponseA = Type.Object(
         'the hosted payment page of this payment; when the merchant has several active gateways and no routing: single-key objects, gateway alias → its payment page URL (spec 2.2)',
     }),
     selectorURL: Type.Optional(Type.String({ description: 'with several gateways offered: the provider-selection page' })),
-    payment: Type.Object({ amount: Type.String(), currency: Type.String(), status: Status }),
+    payment: Type.Object({
+      amount: Type.String(),
+      gateway_amount: Type.Integer({ description: 'what the gateway is asked to charge, minor units of the gateway currency' }),
+      currency: Type.String(),
+      status: Status,
+      two_stage_mode: Type.Boolean({ description: 'true for a two-step payment (needConfirmation)' }),
+    }),
     redirectRequest: Type.Optional(RedirectRequestSchema),
     pendingStep: Type.Optional(PendingStepSchema),
     ...seriesTokens,
@@ -224,6 +232,7 @@ export const PaymentListQuery = Type.Object(
     dateTo: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive (UTC)' })),
     page: Type.Integer({
       minimum: 1,
+      maximum: LIST_PAGE_DEPTH_MAX_ROWS,
       default: 1,
       description: `page × perPage may reach ${LIST_PAGE_DEPTH_MAX_ROWS} rows (deeper: 422 page_too_deep); walk further with cursor`,
     }),

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { createPayment } from '../../flows/create-payment.ts';
-import { findPayments } from '../../flows/find-payments.ts';
+import { findPayments, getPayment } from '../../flows/find-payments.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { bearerToken } from '../../lib/bearer.ts';
 import { processingProvidersFor } from '../../flows/provider-selection.ts';
@@ -17,7 +17,8 @@ import { CreatePaymentResponse, PaymentEnvelope, PaymentListEnvelope, PaymentLis
 import { CreatePaymentBody } from './schemas.ts';
 import { CreateErrorEnvelope, ErrorEnvelope } from './error-schemas.ts';
 import { createPaymentValidator } from './validate-create.ts';
-import { commitIdempotentRequest } from '../idempotency.ts';
+import { keyCommitOf } from '../idempotency.ts';
+import type { MerchantScope } from '../../store/payments-repo.ts';
 
 const security = [{ merchantKey: [] }];
 
@@ -36,6 +37,22 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
   const { config, currencies } = app.payrail;
   const validateCreate = createPaymentValidator({ currencies });
 
+  // The create answer for a stored payment, by the request's path: the route's own, and the replay of a request
+  // that stored the payment and died before it answered (merchant-api/idempotency.ts).
+  const answerCreated = async (
+    merchant: MerchantScope,
+    body: CreatePaymentRequest,
+    payment: Parameters<typeof presentCreated>[1] & { gatewayAlias?: string | null; bankAccount?: unknown },
+  ) => {
+    if (body.recurringToken !== null || body.walletToken !== null) return presentCreated(config.publicUrl, payment, []);
+    if (body.card) {
+      const alias = payment.gatewayAlias ?? null;
+      // spec 2.10: the gateway's custom_host, when it has one, is the host of processingUrl too
+      return presentCreated(await publicUrlOfGateway(app.payrail, merchant, alias), payment, alias === null ? [] : [alias]);
+    }
+    return presentCreated(config.publicUrl, payment, await processingProvidersFor(app.payrail, merchant, { ...payment, bankAccount: body.bankAccount }));
+  };
+
   // Not typed by the provider: the body's validator normalizes the three variants into one
   // CreatePaymentRequest (validate-create.ts), so the handler's body is that, not the schema's type.
   app.post(
@@ -50,6 +67,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
         body: CreatePaymentBody,
         response: { 200: CreatePaymentResponse, 403: ErrorEnvelope, 409: ErrorEnvelope, 422: CreateErrorEnvelope },
       },
+      config: {
+        idempotentReplay: async (request, resource) =>
+          answerCreated(request.merchant!, request.body as CreatePaymentRequest, await getPayment(app.payrail.database.db, request.merchant!, resource.token)),
+      },
       validatorCompiler: () => (body: unknown) => {
         const outcome = validateCreate(body);
         const errors = outcome.ok ? recurringRequestErrors(outcome.request, new Date()) : outcome.errors;
@@ -62,30 +83,26 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body as CreatePaymentRequest;
       if (!config.allowPrivateCallbacks) await assertPublicCallbackUrl(body.callbackUrl); // sandbox and production alike
       const options = { defaultExpiryMinutes: config.paymentExpiryMinutes };
-      // the payment exists: this key's outcome is stored from here on, never released
-      const afterStored = () => commitIdempotentRequest(request);
+      // the key is committed with the payment, in its transaction: this key's outcome is stored from there on
+      const commitKey = keyCommitOf(request);
       if (body.recurringToken !== null || body.walletToken !== null) {
         // A recurring series: recurringToken charges the card on file at once; walletToken waits for the customer.
         const charged = await createSeriesPayment(
           { context: app.payrail, adapterClient: app.payrail.adapterClient },
-          { scope: merchant, request: body, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, afterStored },
+          { scope: merchant, request: body, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, commitKey },
         );
-        return presentCreated(config.publicUrl, charged, []);
+        return answerCreated(merchant, body, charged);
       }
       if (body.card) {
         // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
         // No gateway: 422 before anything is stored.
         const processed = await payHostToHost(
           { context: app.payrail, adapterClient: app.payrail.adapterClient },
-          { scope: merchant, request: body, card: body.card, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, afterStored },
+          { scope: merchant, request: body, card: body.card, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, commitKey },
         );
-        // spec 2.10: the gateway's custom_host, when it has one, is the host of processingUrl too
-        const publicUrl = await publicUrlOfGateway(app.payrail, merchant, processed.gatewayAlias);
-        return presentCreated(publicUrl, processed, processed.gatewayAlias === null ? [] : [processed.gatewayAlias]);
+        return answerCreated(merchant, body, processed);
       }
-      const created = await createPayment(app.payrail.database.db, merchant, body, options);
-      await afterStored();
-      return presentCreated(config.publicUrl, created, await processingProvidersFor(app.payrail, merchant, { ...created, bankAccount: body.bankAccount }));
+      return answerCreated(merchant, body, await createPayment(app.payrail.database.db, merchant, body, options, commitKey));
     },
   );
 

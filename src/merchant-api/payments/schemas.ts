@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { REQUEST_INTEGER_MAX } from '../../lib/request-validation.ts';
 import { CardSchema, NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
 import { createPaymentCardExample, createPaymentHostedExample } from '../examples.ts';
 
@@ -111,7 +112,7 @@ const hostToHostDependencies = { card: ['customer'], bank_account: ['customer'] 
 export const CreatePaymentBodyA = Type.Object(
   {
     product: text(5, 255, 'Description of what is paid for'),
-    amount: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: AMOUNT_STRING_PATTERN, maxLength: 32 })], {
+    amount: Type.Union([Type.Integer({ minimum: 1, maximum: REQUEST_INTEGER_MAX }), Type.String({ pattern: AMOUNT_STRING_PATTERN, maxLength: 32 })], {
       description: 'Amount in minor units: a positive integer or its decimal string (1..32 digits)',
     }),
     currency: Type.String({
@@ -148,7 +149,7 @@ export const CreatePaymentBodyA = Type.Object(
 export const CreatePaymentBodyB = Type.Object(
   {
     product: text(2, 255, 'Description of what is paid for'),
-    amount: Type.Integer({ minimum: 1, description: 'Amount in minor units' }),
+    amount: Type.Integer({ minimum: 1, maximum: REQUEST_INTEGER_MAX, description: 'Amount in minor units' }),
     currency: Type.String({
       minLength: 3,
       maxLength: 4,

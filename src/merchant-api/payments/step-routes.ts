@@ -5,7 +5,7 @@ import { STEP_FIELDS_MAX } from '../../domain/adapter-step.ts';
 import { nextStepDetail, resendOtpDetail, secureCodeDetail } from '../../flows/merchant-steps.ts';
 import { errorEnvelopeSchema } from '../../lib/error-envelope-schema.ts';
 import { nextStepExample, secureCodeExample } from '../examples.ts';
-import { acceptMissingBody, merchantPaymentCall, paymentDetailEnvelope } from './payment-actions.ts';
+import { acceptMissingBody, merchantPaymentCall, paymentDetailEnvelope, paymentDetailReplay } from './payment-actions.ts';
 import { PaymentEnvelope, TokenParams } from './responses.ts';
 
 const security = [{ merchantKey: [] }];
@@ -57,6 +57,7 @@ export async function paymentStepRoutes(app: FastifyInstance): Promise<void> {
   routes.post(
     '/api/v1/payments/:token/secure_code',
     {
+      config: paymentDetailReplay(app),
       schema: {
         operationId: 'sendSecureCode',
         summary: 'Send the secure code (OTP) the provider asked for',
@@ -74,6 +75,7 @@ export async function paymentStepRoutes(app: FastifyInstance): Promise<void> {
   routes.post(
     '/api/v1/payments/:token/resend_otp',
     {
+      config: paymentDetailReplay(app),
       schema: {
         operationId: 'resendSecureCode',
         summary: 'Ask the provider to send the secure code again',
@@ -91,6 +93,7 @@ export async function paymentStepRoutes(app: FastifyInstance): Promise<void> {
   routes.post(
     '/api/v1/payments/:token/next_step',
     {
+      config: paymentDetailReplay(app),
       schema: {
         operationId: 'sendNextStep',
         summary: 'Send the data the provider asked for (next step)',

@@ -95,7 +95,7 @@ export function createPaymentValidator(options: CreatePaymentValidatorOptions): 
   if (!Number.isSafeInteger(amountMinorMax) || amountMinorMax < 1) {
     throw new Error('amountMinorMax must be a positive safe integer');
   }
-  const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true }), options.currencies);
+  const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true, strictNumbers: true }), options.currencies);
   const validateA: ValidateFunction<CreatePaymentBodyAInput> = ajv.compile(CreatePaymentBodyA);
   const validateB: ValidateFunction<CreatePaymentBodyBInput> = ajv.compile(CreatePaymentBodyB);
   const errorContexts: Readonly<Record<'A' | 'B', ErrorContext>> = {
@@ -111,8 +111,10 @@ export function createPaymentValidator(options: CreatePaymentValidatorOptions): 
     const validate = detection.spelling === 'A' ? validateA : validateB;
     const valid = validate(body);
     const pairedCamelNames = new Set(detection.mixedPairs.map(([camel]) => camel));
+    // An integer amount over the schema's maximum fails variant A's union as a whole: amountErrors says why.
+    const amountOverBound = Number.isInteger(body['amount']) && (body['amount'] as number) > amountMinorMax;
     const schemaErrors = toFieldErrors(validate.errors ?? [], errorContexts[detection.spelling]).filter(
-      (error) => !(error.code === 'unknown_field' && pairedCamelNames.has(error.field)),
+      (error) => !(error.code === 'unknown_field' && pairedCamelNames.has(error.field)) && !(amountOverBound && error.field === 'amount'),
     );
     const errors = [...mixedSpellingErrors(detection), ...schemaErrors];
     if (!errors.some((error) => error.field === 'amount')) {

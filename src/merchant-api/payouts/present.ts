@@ -3,7 +3,8 @@ import { checkoutUrl } from '../../domain/public-urls.ts';
 import { selectorUrl } from '../../domain/selector-urls.ts';
 import type { PaymentRow } from '../../store/payments-repo.ts';
 
-// spec 2.4: the payout-create response; processingUrl is keyed by the alias of the gateway the payout went through.
+// spec 2.4: the payout-create response; processingUrl is keyed by the alias of the gateway the payout went through,
+// and payout names the payout with its status beside spec 2.4's payment object.
 export function presentCreatedPayout(publicUrl: string, payout: PaymentRow, gatewayAlias: string) {
   return {
     success: true as const,
@@ -21,5 +22,6 @@ export function presentCreatedPayout(publicUrl: string, payout: PaymentRow, gate
       status: payout.status,
       commission: commissionFor(payout.amountMinor, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor }),
     },
+    payout: { token: payout.token, status: payout.status },
   };
 }

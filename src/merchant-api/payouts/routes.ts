@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { createPayout, type CreatePayoutRequest } from '../../flows/payouts.ts';
 import { bearerToken } from '../../lib/bearer.ts';
 import { ApiError } from '../../lib/errors.ts';
-import { commitIdempotentRequest } from '../idempotency.ts';
+import { getPayment } from '../../flows/find-payments.ts';
+import { publicUrlOfGateway } from '../../flows/gateway-public-url.ts';
+import { keyCommitOf } from '../idempotency.ts';
 import { presentCreatedPayout } from './present.ts';
 import { CreatePayoutBody, CreatePayoutResponse, ErrorEnvelope } from './schemas.ts';
 import { createPayoutValidator } from './validate-payout.ts';
@@ -35,6 +37,14 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
           429: ErrorEnvelope,
         },
       },
+      config: {
+        // the payout's answer again, for a retry whose first request died before it answered
+        idempotentReplay: async (request, resource) => {
+          const payout = await getPayment(app.payrail.database.db, request.merchant!, resource.token);
+          const alias = payout.gatewayAlias ?? '';
+          return presentCreatedPayout(await publicUrlOfGateway(app.payrail, request.merchant!, alias), payout, alias);
+        },
+      },
       validatorCompiler: () => (body: unknown) => {
         const outcome = validateCreate(body);
         if (outcome.ok) return { value: outcome.request };
@@ -49,8 +59,7 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
           request: request.body as CreatePayoutRequest,
           merchantKey: bearerToken(request) ?? undefined,
           clientIp: request.ip,
-          // the payout and its reservation exist: this key's outcome is stored from here on, never released
-          afterStored: () => commitIdempotentRequest(request),
+          commitKey: keyCommitOf(request), // committed with the payout and its reservation, in their transaction
         },
       );
       return presentCreatedPayout(created.publicUrl, created.payout, created.gatewayAlias);

@@ -97,6 +97,10 @@ export const CreatePayoutResponse = Type.Object(
       status: Status,
       commission: Type.Integer({ description: 'the payout commission reserved with the amount, minor units' }),
     }),
+    payout: Type.Object(
+      { token: Type.String({ description: 'the same token' }), status: Status },
+      { description: 'the payout itself, as integrations written for payouts read it' },
+    ),
   },
   {
     description:

@@ -75,7 +75,7 @@ function normalize(body: CreatePayoutBodyInput): CreatePayoutRequest {
 
 // Every error of the body at once, each naming its field (the same codes and messages as payments).
 export function createPayoutValidator(options: { currencies: CurrencyTable }): (body: unknown) => CreatePayoutValidation {
-  const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true }), options.currencies);
+  const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true, strictNumbers: true }), options.currencies);
   const validate: ValidateFunction<CreatePayoutBodyInput> = ajv.compile(CreatePayoutBody);
   const errorContext: ErrorContext = {
     currencies: options.currencies,

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { getRefund, refundPayment } from '../../flows/refunds.ts';
-import { commitIdempotentRequest } from '../idempotency.ts';
+import { keyCommitOf } from '../idempotency.ts';
 import { presentCreatedRefund, presentRefund } from './present.ts';
 import { CreateRefundBody, CreateRefundResponse, ErrorEnvelope, RefundEnvelope, RefundTokenParams } from './schemas.ts';
 
@@ -32,14 +32,17 @@ export async function refundRoutes(app: FastifyInstance): Promise<void> {
           429: ErrorEnvelope,
         },
       },
+      config: {
+        // the refund's answer again, for a retry whose first request died before it answered
+        idempotentReplay: async (request, resource) => presentCreatedRefund(await getRefund(app.payrail.database.db, request.merchant!, resource.token)),
+      },
     },
     async (request) => {
       const refunded = await refundPayment(
         { context: app.payrail, adapterClient: app.payrail.adapterClient },
         request.merchant!,
         { paymentToken: request.body.token, amountMinor: request.body.amount ?? null },
-        // the refund and its reservation exist: this key's outcome is stored from here on, never released
-        () => commitIdempotentRequest(request),
+        keyCommitOf(request), // committed with the refund and its reservation, in their transaction
       );
       return presentCreatedRefund(refunded);
     },

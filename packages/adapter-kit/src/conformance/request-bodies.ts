@@ -84,8 +84,9 @@ export function payoutBody(context: BodyContext, pan: string, token = newToken('
       customer: { email: 'conformance@example.com', ip: '203.0.113.10', first_name: 'Ada', last_name: 'Lovelace' },
       card: { pan },
     },
-    payment: { token, merchant_private_key: context.merchantKey, gateway_amount: context.amountMinor, gateway_currency: context.currency },
+    payment: { token, merchant_private_key: context.merchantKey, gateway_amount: context.amountMinor, gateway_currency: context.currency, lead_id: 1 },
     settings: context.settings,
+    processing_url: context.listener.processingUrl(token),
     callback_url: context.listener.callbackUrl(token),
   };
 }
