@@ -95,6 +95,7 @@ async function main(): Promise<number> {
       PAYRAIL_SANDBOX_FINAL_WAITING_S: String(FINAL_WAITING_S),
       PAYRAIL_SANDBOX_STATUS_RATES: STATUS_RATES,
       PAYRAIL_PAYMENT_EXPIRY_MINUTES: String(PAYMENT_EXPIRY_MINUTES),
+      PAYRAIL_PAYOUT_LIFETIME_MINUTES: String(PAYMENT_EXPIRY_MINUTES), // an open payout then expires after a last check
       PAYRAIL_ALLOW_PRIVATE_CALLBACKS: '1', // the receiver listens on 127.0.0.1
       PAYRAIL_WORKER_POLL_MS: '200',
       PAYRAIL_DEMO_MERCHANT: '0',

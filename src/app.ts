@@ -27,6 +27,7 @@ import { registerMerchantAuth } from './merchant-api/auth.ts';
 import { MerchantKeyCache } from './merchant-api/key-cache.ts';
 import { MERCHANT_KEYS_CHANNEL } from './store/merchants-repo.ts';
 import { registerIdempotency } from './merchant-api/idempotency.ts';
+import type { LeaseTiming } from './flows/idempotency-keys.ts';
 import { providerCallbackRoutes } from './provider-callbacks/routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import { selectorRoutes } from './checkout/selector-routes.ts';
@@ -58,6 +59,7 @@ export interface BuildOptions {
   https?: { cert: string; key: string } | null;
   logger?: boolean;
   api?: boolean; // false: a worker process, which serves /health only
+  idempotencyLeaseTiming?: LeaseTiming; // tests shorten the 30 s lease to prove its renewal without waiting a minute
 }
 
 // Builds the whole HTTP surface; never listens (main.ts does), so tests drive it with inject().
@@ -143,7 +145,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       ]),
     );
     registerMerchantAuth(merchantScope);
-    registerIdempotency(merchantScope);
+    registerIdempotency(merchantScope, options.idempotencyLeaseTiming);
     await merchantScope.register(paymentRoutes);
     await merchantScope.register(paymentConfirmationRoutes);
     await merchantScope.register(paymentStepRoutes);

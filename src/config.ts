@@ -41,6 +41,7 @@ const ConfigEnv = Type.Object({
   ),
   PAYRAIL_DEMO_MERCHANT: Type.Boolean({ default: true }),
   PAYRAIL_PAYMENT_EXPIRY_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 30 }),
+  PAYRAIL_PAYOUT_LIFETIME_MINUTES: Type.Integer({ minimum: 1, maximum: 43200, default: 1440 }),
   PAYRAIL_AUTHORIZATION_HOLD_HOURS: Type.Integer({
     minimum: 1,
     maximum: 720,
@@ -117,6 +118,7 @@ export interface Config {
   logLevel: string;
   demoMerchant: boolean;
   paymentExpiryMinutes: number;
+  payoutLifetimeMinutes: number; // a payout not final by then is asked one last time, then expires (its reservation released)
   authorizationHoldHours: number; // a two-step payment's authorization is voided automatically after this
   sandboxAdapterUrl: string;
   sandboxAdapterSecret: string | null; // null: generated into <data dir>/sandbox-adapter.key
@@ -188,6 +190,7 @@ function toConfig(env: ConfigEnvValues): Config {
     logLevel: env.PAYRAIL_LOG_LEVEL,
     demoMerchant: env.PAYRAIL_DEMO_MERCHANT,
     paymentExpiryMinutes: env.PAYRAIL_PAYMENT_EXPIRY_MINUTES,
+    payoutLifetimeMinutes: env.PAYRAIL_PAYOUT_LIFETIME_MINUTES,
     authorizationHoldHours: env.PAYRAIL_AUTHORIZATION_HOLD_HOURS,
     sandboxAdapterUrl: env.PAYRAIL_SANDBOX_ADAPTER_URL ?? `${publicUrl}/sandbox-adapter`,
     sandboxAdapterSecret: env.PAYRAIL_SANDBOX_ADAPTER_SECRET ?? null,

@@ -2,7 +2,8 @@
 // and every status write carries a PaymentTransition that only decideTransition makes.
 
 // init: created, no card yet. pending: sent, waiting for 3-D Secure, a callback or a status check. processing: a
-// payout whose request failed on the way (spec 4: it stays in processing until a status check settles it).
+// payout whose request failed on the way (spec 4: it stays in processing until a status check settles it, or its
+// lifetime ends).
 // authorized: a two-step payment the provider approved, its funds held until the merchant confirms or declines.
 export const PAYMENT_STATUSES = ['init', 'pending', 'processing', 'authorized', 'approved', 'declined', 'expired', 'cancelled', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -23,7 +24,7 @@ export const NO_FINAL_CHANGE: TransitionOptions = Object.freeze({ allowFinalChan
 const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   init: ['pending', 'processing', 'authorized', 'approved', 'declined', 'expired', 'cancelled'],
   pending: ['processing', 'authorized', 'approved', 'declined', 'expired'],
-  processing: ['pending', 'authorized', 'approved', 'declined'],
+  processing: ['pending', 'authorized', 'approved', 'declined', 'expired'],
   authorized: ['approved', 'declined'],
   approved: ['refunded'],
   declined: [],

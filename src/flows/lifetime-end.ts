@@ -11,27 +11,45 @@ import { gatewayOfPayment } from './gateways.ts';
 import { applyStatusAnswer } from './payout-status.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 
-const INIT_TO_EXPIRED = decideTransition('init', 'expired', NO_FINAL_CHANGE);
-const PENDING_TO_EXPIRED = decideTransition('pending', 'expired', NO_FINAL_CHANGE);
+const TO_EXPIRED = {
+  init: decideTransition('init', 'expired', NO_FINAL_CHANGE),
+  pending: decideTransition('pending', 'expired', NO_FINAL_CHANGE),
+  processing: decideTransition('processing', 'expired', NO_FINAL_CHANGE),
+} as const;
 
-// spec 2.1 expires_at is a payment's lifetime. An init payment past it expires. A pending one (its request reached
-// the adapter, e.g. a bank_account Host-to-Host payment waiting on the customer) is asked for its status one last
-// time first: an approval or a decline it reports stands; otherwise (still pending, or a failed lookup) it expires.
+type OpenStatus = keyof typeof TO_EXPIRED;
+type LifetimeFields = { status: string; expiresAt: Date | null; operationType: string };
+
+// spec 2.1 expires_at is a payment's lifetime; a payout's is PAYRAIL_PAYOUT_LIFETIME_MINUTES from its creation. An
+// init payment past it expires (no card data has left Payrail). Anything whose request may have reached the adapter
+// (a pending payment, e.g. a bank_account Host-to-Host one waiting on the customer; a payout in init, pending or
+// processing) is asked for its status one last time first: an approval or a decline it reports stands; otherwise
+// (still open, or a failed lookup) it expires, a payout's reservation released, and a later report of the provider
+// is a conflict for an operator (flows/payment-conflicts.ts), never silently applied.
 // False: it was not expired now (a report finalized it, an exchange is still in flight, or it changed meanwhile).
 export async function endLifetime(deps: ProcessingDeps, paymentId: number, log?: FastifyBaseLogger): Promise<boolean> {
   const db = deps.context.database.db;
   const payment = await findPaymentById(db, paymentId);
   if (!payment || !isOverdue(payment, new Date())) return false;
-  if (payment.status === 'pending') {
+  if (mayHaveReachedAdapter(payment)) {
     if (exchangeInFlight(payment, new Date())) return false; // its answer comes first; the next pass asks again
     const applied = await lastStatusCheck(deps, payment, log);
-    if (applied !== null && applied !== 'pending') return false;
+    if (applied !== null && !isOpen(applied)) return false;
   }
   return expireOverdue(db, paymentId);
 }
 
-function isOverdue(payment: { status: string; expiresAt: Date | null; operationType: string }, now: Date): boolean {
+function isOpen(status: string): status is OpenStatus {
+  return status === 'init' || status === 'pending' || status === 'processing';
+}
+
+function mayHaveReachedAdapter(payment: LifetimeFields): boolean {
+  return payment.operationType === 'payout' || payment.status !== 'init';
+}
+
+function isOverdue(payment: LifetimeFields, now: Date): boolean {
   if (payment.expiresAt === null || payment.expiresAt > now) return false;
+  if (payment.operationType === 'payout') return isOpen(payment.status);
   return payment.status === 'init' || (payment.status === 'pending' && payment.operationType === 'pay');
 }
 
@@ -67,8 +85,8 @@ async function expireOverdue(db: Db, paymentId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId);
     // it may have received its card data, an answer, or a new lifetime since it was found
-    if (!payment || !isOverdue(payment, new Date())) return false;
-    const transition = payment.status === 'init' ? INIT_TO_EXPIRED : PENDING_TO_EXPIRED;
+    if (!payment || !isOverdue(payment, new Date()) || !isOpen(payment.status)) return false;
+    const transition = TO_EXPIRED[payment.status];
     if (!(await transitionPayment(tx, paymentId, transition))) throw new Error(`payment ${paymentId} left ${payment.status} while its row was locked`);
     await queueFinalWork(tx, paymentId);
     return true;

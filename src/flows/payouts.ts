@@ -59,7 +59,8 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
     until: exchangeLeaseUntil([method.responseTimeoutS], sentAt),
     firstCheckDueAt: firstStatusCheckAt(method, sentAt),
   };
-  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway), sending.firstCheckDueAt, input.commitKey, sending);
+  const expiresAt = new Date(sentAt.getTime() + context.config.payoutLifetimeMinutes * 60_000);
+  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway, expiresAt), sending.firstCheckDueAt, input.commitKey, sending);
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
   const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
@@ -75,8 +76,9 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
   return { payout: settled, gatewayAlias: gateway.alias, publicUrl };
 }
 
-function newPayoutRow(scope: MerchantScope, request: CreatePayoutRequest, gateway: ResolvedGateway): PayoutInsert {
+function newPayoutRow(scope: MerchantScope, request: CreatePayoutRequest, gateway: ResolvedGateway, expiresAt: Date): PayoutInsert {
   return {
+    expiresAt,
     token: randomHex(PAYOUT_TOKEN_BYTES),
     merchantId: scope.merchantId,
     environment: scope.environment,

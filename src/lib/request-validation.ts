@@ -71,15 +71,15 @@ function compileRequestValidator(ajv: Ajv, schema: FastifySchema, httpPart: Http
   return validator;
 }
 
-// The JSON pointer of the first string (value or property name) holding a NUL, or null.
+// The JSON pointer of the first string value holding a NUL, or of the object whose property name holds one (a
+// name is no field a merchant can be told to fix by name), or null.
 export function nulPath(value: unknown, path: string, depth: number): string | null {
   if (typeof value === 'string') return value.includes(NUL) ? path : null;
   if (value === null || typeof value !== 'object' || depth > NUL_DEPTH_MAX) return null;
   const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [String(index), item]) : Object.entries(value);
   for (const [key, item] of entries) {
-    const itemPath = `${path}/${key.replaceAll(NUL, '\\u0000')}`;
-    if (key.includes(NUL)) return itemPath;
-    const found = nulPath(item, itemPath, depth + 1);
+    if (key.includes(NUL)) return path;
+    const found = nulPath(item, `${path}/${key}`, depth + 1);
     if (found !== null) return found;
   }
   return null;

@@ -9,6 +9,7 @@ import {
   type IdempotencyScope,
   type KeyCommit,
   type KeyedResource,
+  type LeaseTiming,
 } from '../flows/idempotency-keys.ts';
 import type { IdempotencyRow } from '../store/idempotency-repo.ts';
 
@@ -44,7 +45,7 @@ export async function commitIdempotentRequest(request: FastifyRequest, resource:
 
 // ARCHITECTURE principle 4: same key + same body → the first response, byte for byte.
 // Runs after validation, so a rejected body never claims a key.
-export function registerIdempotency(app: FastifyInstance): void {
+export function registerIdempotency(app: FastifyInstance, timing?: LeaseTiming): void {
   app.decorateRequest('idempotencyClaim', null);
   app.decorateRequest('idempotencyReplayOf', null);
   const db = app.payrail.database.db;
@@ -62,6 +63,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     const scope: IdempotencyScope = { ...request.merchant, idempotencyKey: parseKey(rawKey) };
     const digest = requestDigest(digestKey, request.method, request.url, request.body);
     const outcome = await claimKey(db, scope, digest, {
+      ...(timing ? { timing } : {}),
       onLeaseTrouble: (problem) => request.log.warn({ err: problem }, 'Idempotency-Key lease not renewed'),
     });
     if (outcome.claimed) {

@@ -25,6 +25,7 @@ export type PayoutInsert = Required<
     | 'bankAccount'
     | 'gatewayId'
     | 'gatewayAlias'
+    | 'expiresAt'
   >
 >;
 

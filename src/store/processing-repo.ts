@@ -336,17 +336,18 @@ export async function listNotificationAttempts(db: Db, paymentId: number): Promi
   return db.select().from(notificationAttempts).where(eq(notificationAttempts.paymentId, paymentId)).orderBy(asc(notificationAttempts.id)).limit(500);
 }
 
-// `init` payments and pending pays whose lifetime ended (payments_expiry_idx), the longest overdue first; each is
-// then expired under its row lock, once (a pending one after a last status check: flows/lifetime-end.ts).
+// `init` payments, pending pays and open payouts whose lifetime ended (payments_expiry_idx), the longest overdue
+// first; each is then expired under its row lock, once (after a last status check where the adapter may have heard
+// of it: flows/lifetime-end.ts).
 export async function findExpiredPaymentIds(db: Db, batchSizeMax: number): Promise<number[]> {
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
-        inArray(payments.status, ['init', 'pending']),
+        inArray(payments.status, ['init', 'pending', 'processing']),
         lte(payments.expiresAt, new Date()),
-        sql`(${payments.status} = 'init' or ${payments.operationType} = 'pay')`,
+        sql`(${payments.status} = 'init' or ${payments.operationType} = 'payout' or (${payments.status} = 'pending' and ${payments.operationType} = 'pay'))`,
       ),
     )
     .orderBy(asc(payments.expiresAt))

@@ -155,7 +155,7 @@ export const payments = pgTable(
     index('payments_authorized_until_idx').on(table.authorizedUntil).where(sql`${table.status} = 'authorized'`),
     check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
     check('payments_exchange_kind_check', sql`${table.exchangeKind} in (${sql.raw(EXCHANGE_KINDS.map((kind) => `'${kind}'`).join(', '))})`),
-    index('payments_expiry_idx').on(table.expiresAt).where(sql`${table.status} in ('init', 'pending') and ${table.expiresAt} is not null`),
+    index('payments_expiry_idx').on(table.expiresAt).where(sql`${table.status} in ('init', 'pending', 'processing') and ${table.expiresAt} is not null`),
     // The list's ORDER BY created_at DESC, id DESC means NULLS FIRST: each index ends in that order so no list
     // query sorts; the operation type and order number filters each lead their own index.
     index('payments_merchant_env_created_idx').on(table.merchantId, table.environment, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),

@@ -75,19 +75,22 @@ describe.each(engines)('payment list over 12,000 payments on %s', (engine) => {
   });
 
   it.each([
-    ['?page=500', 200],
-    ['?page=501', 422],
-    ['?perPage=500&page=20', 200],
-    ['?perPage=500&page=21', 422],
-    ['?perPage=1&page=10000', 200],
-    ['?perPage=1&page=10001', 422],
-    ['?page=1000000', 422],
-    ['?page=99999999999999999999', 422],
-  ])('caps how deep page goes: %s answers %i', async (query, status) => {
+    ['?page=500', 200, null],
+    ['?page=501', 422, 'page_too_deep'],
+    ['?perPage=500&page=20', 200, null],
+    ['?perPage=500&page=21', 422, 'page_too_deep'],
+    ['?perPage=1&page=10000', 200, null],
+    ['?perPage=1&page=10001', 422, 'page_too_deep'],
+    ['?page=1000000', 422, 'page_too_deep'],
+    // Past 2^53 the text is no integer a request may carry (request-validation.ts): refused as a field, not a depth.
+    ['?page=99999999999999999999', 422, 'invalid_field'],
+  ])('caps how deep page goes: %s answers %i %s', async (query, status, code) => {
     const response = await list(query);
     expect(response.statusCode, response.body).toBe(status);
-    if (status === 422) {
-      expect(response.json().errors).toEqual([expect.objectContaining({ code: 'page_too_deep', field: 'page', message: expect.stringContaining('cursor') })]);
+    if (code === 'page_too_deep') {
+      expect(response.json().errors).toEqual([expect.objectContaining({ code, field: 'page', message: expect.stringContaining('cursor') })]);
+    } else if (code) {
+      expect(response.json().errors).toEqual([expect.objectContaining({ code, field: 'page' })]);
     } else {
       expect(response.json().payments.length).toBeGreaterThan(0);
     }

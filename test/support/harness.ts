@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type BuildOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildCurrencyTable } from '../../src/domain/currencies.ts';
 import { randomBase64Url } from '../../src/lib/crypto.ts';
@@ -28,7 +28,7 @@ export const PUBLIC_URL = 'https://pay.test';
 const SANDBOX_ADAPTER_SECRET = 'sandbox-adapter-secret-for-tests'; // exactly 32 characters
 
 // The real app on a real database, driven through inject(): nothing of ours is mocked.
-export async function startHarness(engine: Engine, environment: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(engine: Engine, environment: Record<string, string> = {}, buildOptions: BuildOptions = {}): Promise<Harness> {
   // Production callback URLs are checked against DNS, which this sandboxed machine lacks: tests use example domains.
   const config = loadConfig({
     PAYRAIL_PUBLIC_URL: PUBLIC_URL,
@@ -48,7 +48,7 @@ export async function startHarness(engine: Engine, environment: Record<string, s
       adapterClient: createAdapterClient(),
       sandboxAdapterSecret: SANDBOX_ADAPTER_SECRET,
     },
-    { logger: false },
+    { logger: false, ...buildOptions },
   );
   await app.ready();
   const harness: Harness = {

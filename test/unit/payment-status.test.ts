@@ -30,6 +30,7 @@ const ALWAYS_ALLOWED = new Set([
   'processing→authorized',
   'processing→approved',
   'processing→declined',
+  'processing→expired', // a payout at the end of its lifetime (flows/lifetime-end.ts)
   'authorized→approved',
   'authorized→declined',
   'approved→refunded',

@@ -50,7 +50,8 @@ describe('query and path text → numbers and booleans', () => {
 describe('NUL detection', () => {
   it('points at the first string value or key holding U+0000', () => {
     expect(nulPath({ a: 'fine', b: { c: ['x', 'y\u0000'] } }, '', 0)).toBe('/b/c/1');
-    expect(nulPath({ 'ke\u0000y': 1 }, '', 0)).toBe('/ke\\u0000y');
+    expect(nulPath({ 'ke\u0000y': 1 }, '', 0)).toBe('');
+    expect(nulPath({ details: { 'ke\u0000y': 1 } }, '', 0)).toBe('/details');
     expect(nulPath('\u0000', '', 0)).toBe('');
     expect(nulPath({ a: 'fine', n: 1, t: true, z: null }, '', 0)).toBeNull();
   });

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../../contract/card-schema.ts';
 import { LIST_COUNT_EXACT_MAX_ROWS, LIST_PAGE_DEPTH_MAX_ROWS } from '../../flows/find-payments.ts';
+import { REQUEST_INTEGER_MAX } from '../../lib/request-validation.ts';
 import { BrowserSchema } from './schemas.ts';
 import { PendingStepSchema } from './step-present.ts';
 import { createdHostedExample, createdThreeDSecureExample, paymentDetailExample, paymentListExample } from '../examples.ts';
@@ -232,7 +233,7 @@ export const PaymentListQuery = Type.Object(
     dateTo: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive (UTC)' })),
     page: Type.Integer({
       minimum: 1,
-      maximum: LIST_PAGE_DEPTH_MAX_ROWS,
+      maximum: REQUEST_INTEGER_MAX, // the depth rule (page × perPage) answers page_too_deep with its cursor hint first
       default: 1,
       description: `page × perPage may reach ${LIST_PAGE_DEPTH_MAX_ROWS} rows (deeper: 422 page_too_deep); walk further with cursor`,
     }),
