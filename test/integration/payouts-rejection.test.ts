@@ -252,30 +252,35 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
   });
 
   // Issue 18 item 1: a failed lookup never settles a payout, so its lifetime (PAYRAIL_PAYOUT_LIFETIME_MINUTES) does.
-  it.each([
+  const lifetimeCases: [string, () => AdapterReply, string, typeof HELD][] = [
     ['a failed lookup: it expires, the hold released', () => reply.json({ result: false, error: 'unknown transaction', logs: [] }), 'expired', RELEASED],
     ['pending: it expires, the hold released', () => reply.json(adapterAnswer.pending('gw-open')), 'expired', RELEASED],
     ['approved: the approval stands', () => reply.json(adapterAnswer.approved('gw-open', { amount: AMOUNT, currency: 'EUR' })), 'approved', SENT],
-  ])('ends an open payout at the end of its lifetime after one last status check, %s', async (_case, lastAnswer, expectedStatus, expectedBalances) => {
-    const adapter = await fakeAdapter();
-    adapter.respond('payout', reply.httpStatus(502));
-    let lastCheck = false;
-    adapter.respond('status', () => (lastCheck ? lastAnswer() : reply.httpStatus(503)));
-    const merchant = await productionMerchant(adapter);
-    const created = await createPayout(merchant);
-    expect(created.body.payment.status).toBe('processing');
-    const lifetimeEnd = new Date((await payoutOf(merchant, created.body.token)).expires_at).getTime();
-    expect(lifetimeEnd - Date.now()).toBeGreaterThan(23 * 3_600_000); // the default: 1440 minutes
-    await eventually(() => adapter.requestsFor('status', created.body.token).length).toBeGreaterThanOrEqual(2);
-    expect(await statusOf(merchant, created.body.token)).toBe('processing');
-    lastCheck = true;
-    await database().db.execute(sql`update payments set expires_at = now() - interval '1 second' where token = ${created.body.token}`);
-    await eventually(() => statusOf(merchant, created.body.token)).toBe(expectedStatus);
-    expect(await balances(merchant.id)).toEqual(expectedBalances);
-    await eventually(() => notificationsFor(created.body.token).length).toBe(1);
-    expect(notificationsFor(created.body.token)[0]).toMatchObject({ type: 'payout', status: expectedStatus });
-    expect(adapter.requestsFor('payout', created.body.token)).toHaveLength(1);
-  });
+  ];
+  it.concurrent.for(lifetimeCases)(
+    'ends an open payout at the end of its lifetime after one last status check, %s',
+    async ([, lastAnswer, expectedStatus, expectedBalances], { expect, onTestFinished }) => {
+      const adapter = await fakeAdapter(onTestFinished);
+      adapter.respond('payout', reply.httpStatus(502));
+      let lastCheck = false;
+      adapter.respond('status', () => (lastCheck ? lastAnswer() : reply.httpStatus(503)));
+      const merchant = await productionMerchant(adapter);
+      const created = await createPayout(merchant);
+      expect(created.body.payment.status).toBe('processing');
+      const lifetimeEnd = new Date((await payoutOf(merchant, created.body.token)).expires_at).getTime();
+      expect(lifetimeEnd - Date.now()).toBeGreaterThan(23 * 3_600_000); // the default: 1440 minutes
+      const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+      await poll(() => adapter.requestsFor('status', created.body.token).length).toBeGreaterThanOrEqual(2);
+      expect(await statusOf(merchant, created.body.token)).toBe('processing');
+      lastCheck = true;
+      await database().db.execute(sql`update payments set expires_at = now() - interval '1 second' where token = ${created.body.token}`);
+      await poll(() => statusOf(merchant, created.body.token)).toBe(expectedStatus);
+      expect(await balances(merchant.id)).toEqual(expectedBalances);
+      await poll(() => notificationsFor(created.body.token).length).toBe(1);
+      expect(notificationsFor(created.body.token)[0]).toMatchObject({ type: 'payout', status: expectedStatus });
+      expect(adapter.requestsFor('payout', created.body.token)).toHaveLength(1);
+    },
+  );
 
   it('keeps a pending payout held until a status check approves it', async () => {
     const adapter = await fakeAdapter();
