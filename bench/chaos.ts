@@ -54,7 +54,9 @@ async function main(): Promise<number> {
   print(`chaos: ${seconds} s of load, ${concurrency} loops, at least ${kills} kill -9 (${startedAt.toISOString()})`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'payrail-chaos-'));
-  cleanup.defer('remove the work folder', () => rmSync(workDir, { recursive: true, force: true }));
+  // CHAOS_KEEP_WORK=1 keeps it: each process's output.log is under processes/<member>/.
+  if (process.env['CHAOS_KEEP_WORK'] === '1') print(`chaos: the work folder ${workDir} is kept`);
+  else cleanup.defer('remove the work folder', () => rmSync(workDir, { recursive: true, force: true }));
   const tls = await loadTls(join(workDir, 'tls-source'), null, null); // 127.0.0.1 is in its names
   const certPath = join(workDir, 'cert.pem');
   const keyPath = join(workDir, 'key.pem');

@@ -5,7 +5,7 @@ import { sandboxAdapterRoutes } from './sandbox-adapter/routes.ts';
 import { testCardsRoute } from './sandbox-adapter/test-cards-route.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { shareRepeatedResponses } from './lib/openapi-shared-responses.ts';
+import { finishOpenApiDocument } from './lib/openapi-finish.ts';
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { gatewayAdminRoutes } from './admin-api/gateways/routes.ts';
 import { merchantAdminRoutes } from './admin-api/merchants/routes.ts';
@@ -189,7 +189,8 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: openApiDocument(app.payrail.config.publicUrl),
     transform: commonErrorsTransform,
-    transformObject: (document) => ('openapiObject' in document ? shareRepeatedResponses(document.openapiObject) : document.swaggerObject),
+    transformObject: (document) =>
+      'openapiObject' in document ? finishOpenApiDocument(document.openapiObject, app.payrail.config.dataDir) : document.swaggerObject,
   });
   // Swagger UI's own policy over the strict JSON one; React sets inline styles, it runs no inline script.
   const docsCsp =

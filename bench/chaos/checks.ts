@@ -184,7 +184,7 @@ function ledgerClean({ ledger }: Evidence): Check {
 
 function no5xxOutsideKillWindows({ serverErrors, cluster }: Evidence): Check {
   const outside = serverErrors.filter((error) => !cluster.insideKillWindow(error.from, error.to));
-  const problems = outside.map((error) => `${error.status} ${error.code} ${error.method} ${error.path}`);
+  const problems = outside.map((error) => `${error.status} ${error.code} ${error.method} ${error.path} (request ${error.requestId})`);
   return check('no 5xx outside kill windows', problems, `${serverErrors.length} inside kill windows`);
 }
 

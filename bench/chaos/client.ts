@@ -24,6 +24,7 @@ export interface ServerError {
   from: number;
   to: number;
   code: string;
+  requestId: string; // x-request-id: the line to look for in the process's output.log
 }
 
 export interface CallOptions {
@@ -94,7 +95,8 @@ export class Client {
     }
     if (response.statusCode >= 500) {
       const code = (parsed['errors'] as { code?: string }[] | undefined)?.[0]?.code ?? '';
-      this.serverErrors.push({ status: response.statusCode, method, path: path.replace(/[0-9a-f]{32}/g, ':token'), from, to: Date.now(), code });
+      const requestId = String(response.headers['x-request-id'] ?? '');
+      this.serverErrors.push({ status: response.statusCode, method, path: path.replace(/[0-9a-f]{32}/g, ':token'), from, to: Date.now(), code, requestId });
     }
     return { status: response.statusCode, body: parsed, text, headers: response.headers };
   }

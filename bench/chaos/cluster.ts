@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
@@ -77,12 +77,15 @@ export class Cluster {
     member.child = child;
     member.healthy = false;
     this.spawned.add(child);
+    const output = createWriteStream(join(dataDir, 'output.log'), { flags: 'a', mode: 0o600 }); // kept with CHAOS_KEEP_WORK=1
     const keepTail = (chunk: Buffer) => {
       member.outputTail = (member.outputTail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS_MAX);
+      output.write(chunk);
     };
     child.stdout?.on('data', keepTail);
     child.stderr?.on('data', keepTail);
     child.once('exit', () => {
+      output.end();
       this.spawned.delete(child);
       if (member.child === child) member.healthy = false;
     });

@@ -1,7 +1,7 @@
 import { requisitesForType, type RequisiteType } from '../domain/requisites.ts';
 import { processPayment, type ProcessingDeps } from '../flows/process-payment.ts';
 import type { CreatePaymentRequest } from '../domain/payment-request.ts';
-import { checkoutUrl } from '../domain/public-urls.ts';
+import { checkoutUrl, payoutStatusUrl } from '../domain/public-urls.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 
 export function wantsJson(accept: string | undefined, payment: PaymentRow): boolean {
@@ -19,7 +19,7 @@ export async function checkoutJson(deps: ProcessingDeps, initial: PaymentRow, cl
     result: 0,
     status: 200,
     token: payment.token,
-    processingUrl: checkoutUrl(deps.context.config.publicUrl, payment),
+    processingUrl: (payment.operationType === 'payout' ? payoutStatusUrl : checkoutUrl)(deps.context.config.publicUrl, payment),
     payment: {
       amount: payment.amountMinor,
       currency: payment.currency,

@@ -20,11 +20,23 @@ export const ICONS = {
   refunded: html`<svg class="status-icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M17 20h13a7 7 0 0 1 0 14h-6M17 20l6-6M17 20l6 6" fill="none" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>`,
 } as const;
 
+// Who a page is for: the merchant's display name (title and header), and whether the payment is a sandbox one,
+// which every page says in its test-mode band.
+export interface PageFrame {
+  merchant?: string | undefined;
+  testMode?: boolean | undefined;
+}
+
 // Every page: no inline script or style (the CSP forbids both), our own assets, a referrer that
 // never carries the token-bearing path to a provider.
 // merchant: the display name of the payment's merchant, in the title and the header (absent on the not-found page).
-export function renderDocument(input: { locale: CheckoutLocale; title: string; main: SafeHtml; merchant?: string | undefined }): string {
+export function renderDocument(input: { locale: CheckoutLocale; title: string; main: SafeHtml } & PageFrame): string {
   const text = checkoutText(input.locale);
+  const band =
+    input.testMode === true
+      ? html`<p id="test-mode-band" class="test-mode-band" role="note">${stateText(input.locale).testModeBand}</p>
+`
+      : '';
   const title = input.merchant === undefined ? input.title : stateText(input.locale).documentTitle(input.title, input.merchant);
   const merchant = input.merchant === undefined ? '' : html`<p id="merchant-name" class="merchant-name">${input.merchant}</p>`;
   return html`<!doctype html>
@@ -41,7 +53,7 @@ export function renderDocument(input: { locale: CheckoutLocale; title: string; m
 </head>
 <body>
 <main class="card">
-<header class="card-header">${merchant}<p class="secure-badge">${ICONS.lock}<span>${text.secureCheckout}</span></p></header>
+${band}<header class="card-header">${merchant}<p class="secure-badge">${ICONS.lock}<span>${text.secureCheckout}</span></p></header>
 ${input.main}
 </main>
 </body>

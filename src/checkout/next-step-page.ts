@@ -20,6 +20,7 @@ export interface NextStepPageInput {
   values?: Readonly<Record<string, string>>; // what the customer typed, shown again with the errors
   errors?: readonly NextStepFieldError[];
   merchant?: string; // the merchant's display name, in the title and header
+  testMode?: boolean | undefined; // a sandbox payment: the page shows the test-mode band
 }
 
 const INPUT_TYPES: Readonly<Record<Exclude<StepField['type'], 'select'>, string>> = { text: 'text', tel: 'tel', email: 'email' };
@@ -56,7 +57,10 @@ ${fields}
 </form>
 </section>
 <p class="secure-note">${ICONS.lock}<span>${text.secureCheckout}</span></p>`;
-  return { html: renderDocument({ locale: input.locale, title: steps.nextStepTitle, main, merchant: input.merchant }), csp: checkoutCsp() };
+  return {
+    html: renderDocument({ locale: input.locale, title: steps.nextStepTitle, main, merchant: input.merchant, testMode: input.testMode }),
+    csp: checkoutCsp(),
+  };
 }
 
 function renderStepField(field: StepField, steps: StepText, value: string, error: NextStepFieldError | undefined, autofocus: boolean): SafeHtml {

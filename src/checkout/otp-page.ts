@@ -18,6 +18,7 @@ export interface OtpPageInput {
   codeUrl: string; // our POST url of the code form
   resendUrl: string; // our POST url of "send again"
   merchant?: string; // the merchant's display name, in the title and header
+  testMode?: boolean | undefined; // a sandbox payment: the page shows the test-mode band
 }
 
 // The secure code an adapter asked for (secure_code_request): one code input posting to us, and "send again"
@@ -36,9 +37,13 @@ export function renderOtpPage(input: OtpPageInput): PageResult {
 <button id="resend" class="button button-secondary" type="submit"${input.resendWaitS > 0 ? html` disabled` : ''}>${steps.resendButton}</button>
 ${input.resendWaitS > 0 ? html`<p class="field-hint" id="resend-wait">${steps.resendIn(input.resendWaitS)}</p>` : ''}
 </form>`;
+  // After an answer the notice says what happened (code refused, code sent again); the provider's own message of
+  // that answer says the same in its words, so the page says it once and shows what the code is for instead.
+  const stepMessage =
+    input.notice === null || request.message === null ? (request.message ?? steps.codeMessage[request.kind]) : steps.codeMessage[request.kind];
   const main = html`<section class="status-panel step" data-step="secure_code">
 <h1>${steps.codeTitle}</h1>
-<p id="step-message" class="result-message">${request.message ?? steps.codeMessage[request.kind]}</p>
+<p id="step-message" class="result-message">${stepMessage}</p>
 <dl class="summary summary-list">
 <div class="summary-line"><dt>${text.productLabel}</dt><dd id="product">${input.product}</dd></div>
 <div class="summary-line"><dt>${text.amountLabel}</dt><dd id="amount">${input.amountText}</dd></div>
@@ -55,5 +60,8 @@ ${notice}
 ${resend}
 </section>
 <p class="secure-note">${ICONS.lock}<span>${text.secureCheckout}</span></p>`;
-  return { html: renderDocument({ locale: input.locale, title: steps.codeTitle, main, merchant: input.merchant }), csp: checkoutCsp() };
+  return {
+    html: renderDocument({ locale: input.locale, title: steps.codeTitle, main, merchant: input.merchant, testMode: input.testMode }),
+    csp: checkoutCsp(),
+  };
 }

@@ -1,5 +1,7 @@
 import type { TString, TStringOptions } from 'typebox';
 import { CardSchema, CVV_PATTERN, PAN_PATTERN } from '../contract/card-schema.ts';
+import { CVV_DIGITS_MAX, type CardBrand } from '../domain/card-brand.ts';
+import { brandMessages, cardRulesOnPage } from './card-rules-data.ts';
 import { earliestValidMonthIndex, FORM_EXPIRES_PATTERN } from '../domain/card-checks.ts';
 import { cardCheckText } from './card-check-texts.ts';
 import { checkoutCsp } from './csp.ts';
@@ -11,8 +13,9 @@ import { stateText } from './state-texts.ts';
 
 const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
-// format: the value's shape; check_digit: a card number whose digits do not add up (Luhn); expired: a past expiry.
-export type CardFieldProblem = 'format' | 'check_digit' | 'expired';
+// format: the value's shape; check_digit: a card number whose digits do not add up (Luhn); expired: a past expiry;
+// brand_length: a card number or security code of a length the card's brand does not use (domain/card-brand.ts).
+export type CardFieldProblem = 'format' | 'check_digit' | 'expired' | 'brand_length';
 
 interface PaymentPageFieldError {
   field: string; // a CardField shows next to its input; anything else shows in #form-errors
@@ -31,6 +34,7 @@ export interface PaymentPageInput {
   values?: { holder?: string; expires?: string }; // pan and cvv are never rendered back
   now?: Date; // the month an expiry must not be before, for the browser's check
   merchant?: string; // the merchant's display name: the page's heading and title
+  testMode?: boolean | undefined; // a sandbox payment: the page shows the test-mode band
   collectCard?: boolean; // false: the gateway takes no card (payment_method bank_account or redirect), the form has no fields
 }
 
@@ -43,7 +47,7 @@ const HOLDER_LENGTH_MIN = requiredNumber(holderSchema.minLength, 'holder minLeng
 const HOLDER_LENGTH_MAX = requiredNumber(holderSchema.maxLength, 'holder maxLength');
 const HOLDER_PATTERN = String(holderSchema.pattern ?? '');
 const EXPIRES_LENGTH_MAX = 'MM / YYYY'.length;
-const CVV_LENGTH_MAX = 3;
+const CVV_LENGTH_MAX = CVV_DIGITS_MAX;
 
 function requiredNumber(value: number | undefined, name: string): number {
   if (value === undefined) throw new Error(`CardSchema lost its ${name}`);
@@ -54,12 +58,17 @@ function isCardField(field: string): field is CardField {
   return (CARD_FIELDS as readonly string[]).includes(field);
 }
 
-// Only the localized message per field and problem; the route may pass these as server errors.
-export function cardFieldMessage(locale: CheckoutLocale, field: CardField, problem: CardFieldProblem = 'format'): string {
+// Only the localized message per field and problem; the route may pass these as server errors. brand: the one the
+// card number names, for the messages that depend on it.
+export function cardFieldMessage(locale: CheckoutLocale, field: CardField, problem: CardFieldProblem = 'format', brand: CardBrand | null = null): string {
   const text = checkoutText(locale);
   const checks = cardCheckText(locale);
   if (problem === 'check_digit' && field === 'pan') return checks.panCheckDigit;
   if (problem === 'expired' && field === 'expires') return checks.cardExpired;
+  if (problem === 'brand_length' && brand !== null && (field === 'pan' || field === 'cvv')) {
+    const messages = brandMessages(locale, brand);
+    return field === 'pan' ? messages.panMessage : messages.cvvMessage;
+  }
   const messages: Record<CardField, string> = {
     pan: text.panInvalid,
     expires: text.expiresInvalid,
@@ -117,7 +126,7 @@ function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
   const pan = view(
     'pan',
     text.cardNumberLabel,
-    html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}" data-check="check-digit" data-check-message="${checks.panCheckDigit}"`,
+    html`inputmode="numeric" autocomplete="cc-number" maxlength="${PAN_LENGTH_MAX}" data-pattern="${PAN_PATTERN}" data-message="${text.panInvalid}" data-check="check-digit" data-check-message="${checks.panCheckDigit}" data-card-rules="${cardRulesOnPage(input.locale)}"`,
   );
   const expires = view(
     'expires',
@@ -127,7 +136,7 @@ function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
   const cvv = view(
     'cvv',
     text.cvvLabel,
-    html`inputmode="numeric" autocomplete="cc-csc" maxlength="${CVV_LENGTH_MAX}" data-pattern="${CVV_PATTERN}" data-message="${text.cvvInvalid}"`,
+    html`inputmode="numeric" autocomplete="cc-csc" maxlength="${CVV_LENGTH_MAX}" data-pattern="${CVV_PATTERN}" data-message="${text.cvvInvalid}" data-check="cvv-length"`,
     text.cvvHint,
   );
   const holder = view(
@@ -135,7 +144,9 @@ function renderFields(input: PaymentPageInput, text: CheckoutText): SafeHtml {
     text.holderLabel,
     html`autocomplete="cc-name" autocapitalize="characters" maxlength="${HOLDER_LENGTH_MAX}" value="${input.values?.holder ?? ''}" data-pattern="${HOLDER_PATTERN}" data-min-length="${HOLDER_LENGTH_MIN}" data-max-length="${HOLDER_LENGTH_MAX}" data-message="${text.holderInvalid}"`,
   );
+  // The brand checkout.js recognises in the number as it is typed (aria-live: said once it changes).
   return html`${renderField(pan)}
+<p id="card-brand" class="card-brand" aria-live="polite" hidden></p>
 <div class="field-row">
 ${renderField(expires)}
 ${renderField(cvv)}
@@ -167,7 +178,7 @@ ${collectCard ? renderFields(input, text) : ''}
 </form>
 <p class="secure-note">${ICONS.lock}<span>${text.secureNote}</span></p>`;
   return {
-    html: renderDocument({ locale: input.locale, title: `${text.pageTitle} · ${amountText}`, main, merchant: input.merchant }),
+    html: renderDocument({ locale: input.locale, title: `${text.pageTitle} · ${amountText}`, main, merchant: input.merchant, testMode: input.testMode }),
     csp: checkoutCsp(),
   };
 }

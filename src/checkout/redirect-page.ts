@@ -11,6 +11,7 @@ export interface RedirectPageInput {
   redirect: RedirectRequest;
   statusUrl: string; // polled while the customer stays on this page (post_iframes, get_with_processing, redirect_html)
   merchant?: string; // the merchant's display name, in the title and header
+  testMode?: boolean | undefined; // a sandbox payment: the page shows the test-mode band
 }
 
 const REDIRECT_FRAME_NAME = 'payrail-frame';
@@ -149,5 +150,5 @@ export function renderRedirectPage(input: RedirectPageInput): PageResult {
   const body = html`<section class="status-panel redirect" data-redirect-type="${input.redirect.type}">
 ${main}
 </section>`;
-  return { html: renderDocument({ locale: input.locale, title: text.redirectTitle, main: body, merchant: input.merchant }), csp };
+  return { html: renderDocument({ locale: input.locale, title: text.redirectTitle, main: body, merchant: input.merchant, testMode: input.testMode }), csp };
 }

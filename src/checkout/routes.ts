@@ -30,6 +30,10 @@ import {
   type RedirectPageInput,
 } from './pages.ts';
 import { requestLocale } from './request-locale.ts';
+import { registerPayoutRoutes } from './payout-routes.ts';
+import { payoutStatusPath } from '../domain/public-urls.ts';
+import { pageFrame } from './page-frame.ts';
+import { hasSeenResult, seenResultCookie } from './repeat-visit.ts';
 import { stateText } from './state-texts.ts';
 import { renderRefusedPage } from './status-pages.ts';
 import { checkoutJson, wantsJson } from './json-view.ts';
@@ -88,7 +92,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
         currency: payment.currency,
         exponent: currencyExponent(context.currencies, payment.currency) ?? 2,
         actionUrl: urls(payment.token, locale).page,
-        merchant: payment.merchantDisplayName,
+        ...pageFrame(payment),
         ...extra,
       }),
       payment,
@@ -107,20 +111,23 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
         cardMask: payment.cardMask,
         cardHolder: payment.cardHolder,
         actionUrl: `/checkout/${payment.token}/confirm?locale=${locale}`,
-        merchant: payment.merchantDisplayName,
+        ...pageFrame(payment),
       }),
       payment,
     );
 
   const waitingPage = (payment: CheckoutPayment, locale: CheckoutLocale, goTo: string | null = null) =>
-    renderWaitingPage({ locale, statusUrl: urls(payment.token, locale).status, merchant: payment.merchantDisplayName, goTo });
+    renderWaitingPage({ locale, statusUrl: urls(payment.token, locale).status, ...pageFrame(payment), goTo });
 
   // landing: the page after someone else's form post (an issuer's 3-D Secure page, TermUrl). That page's CSP
   // form-action may not allow the merchant's origin, so a destination is reached by checkout.js, at once; and the
   // 3-D Secure step it returns from is done, so a pending payment waits instead of being sent there again.
   const showState = async (reply: FastifyReply, log: FastifyBaseLogger, payment: CheckoutPayment, locale: CheckoutLocale, landing: boolean) => {
+    const request = reply.request;
+    // A payout has no customer page here: a browser that follows an old link is sent to its status page.
+    if (payment.operationType === 'payout') return reply.redirect(payoutStatusPath(payment.token, locale), 303);
     // A secure code or more data the adapter asks for (issue 10) comes before any destination.
-    const stepPage = stepPageOf(payment, locale, amountText(payment, locale), stepUrls(payment.token, locale), null, payment.merchantDisplayName);
+    const stepPage = stepPageOf(payment, locale, amountText(payment, locale), stepUrls(payment.token, locale), null, pageFrame(payment));
     if (stepPage) return send(reply, withFormCsp(stepPage, payment));
     const destination = merchantDestination(payment);
     if (destination !== null) {
@@ -132,12 +139,12 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (status === 'init') return send(reply, cardPage(payment, locale, { collectCard: (await checkoutPaymentMethod(context, payment)) === 'card' }));
     const redirect = payment.redirectRequest as RedirectRequest | null;
     if (status === 'pending' && redirect !== null && !landing) {
-      return send(
-        reply,
-        redirectOrWaitingPage(log, { locale, redirect, statusUrl: urls(payment.token, locale).status, merchant: payment.merchantDisplayName }),
-      );
+      return send(reply, redirectOrWaitingPage(log, { locale, redirect, statusUrl: urls(payment.token, locale).status, ...pageFrame(payment) }));
     }
     if (status === 'pending' || status === 'processing') return send(reply, waitingPage(payment, locale));
+    // The line about a link opened again is for a repeat visit only; the first view of the result is remembered.
+    const repeatVisit = hasSeenResult(request.headers.cookie);
+    if (!repeatVisit) reply.header('set-cookie', seenResultCookie(payment.token, request.protocol === 'https'));
     return send(
       reply,
       renderResultPage({
@@ -147,9 +154,10 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
         amountText: amountText(payment, locale),
         reason: payment.declineReason,
         backUrl: shopUrl(payment),
-        merchant: payment.merchantDisplayName,
-        note: stateText(locale).reopened[status] ?? null,
+        ...pageFrame(payment),
+        note: repeatVisit ? (stateText(locale).reopened[status] ?? null) : null,
       }),
+      status === 'expired' ? EXPIRED_LINK_STATUS : 200,
     );
   };
 
@@ -162,12 +170,14 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       amountText: amountText(payment, locale),
       reason: null,
       backUrl: shopUrl(payment),
-      merchant: payment.merchantDisplayName,
-      note: stateText(locale).reopened['expired'] ?? null,
+      ...pageFrame(payment),
     });
 
   routes.get('/checkout/:token', { schema }, async (request, reply) => {
     const payment = await load(request.params.token);
+    // A payout has no customer page here: a browser that follows an old link is sent to its status page.
+    const browser = (request.headers.accept ?? '').includes('text/html');
+    if (payment.operationType === 'payout' && browser) return reply.redirect(payoutStatusPath(payment.token, localeOf(request, payment)), 303);
     if (wantsJson(request.headers.accept, payment)) return reply.send(await checkoutJson(deps, payment, request.ip));
     return showState(reply, request.log, payment, localeOf(request, payment), false);
   });
@@ -176,25 +186,25 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     const payment = await load(request.params.token);
     const locale = localeOf(request, payment);
     const page = urls(payment.token, locale).page;
-    if (payment.status !== 'init' || payment.walletToken !== null) return reply.redirect(page, 303);
+    if (payment.status !== 'init' || payment.walletToken !== null || payment.operationType === 'payout') return reply.redirect(page, 303);
     // A gateway that takes no card gets none: whatever the form carried is not read.
     if ((await checkoutPaymentMethod(context, payment)) !== 'card') {
       const processed = await processPayment(deps, payment, null, { ip: request.ip }).catch(refusalBeforeSending);
-      if ('expired' in processed) return send(reply, expiredPage(payment, locale));
-      if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
+      if ('expired' in processed) return send(reply, expiredPage(payment, locale), EXPIRED_LINK_STATUS);
+      if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);
       return reply.redirect(page, 303);
     }
     const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
     const parsed = parseCardForm(form);
     if ('invalidFields' in parsed) {
-      const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field, parsed.problems[field]) }));
+      const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field, parsed.problems[field], parsed.brand) }));
       const typed = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalBeforeSending);
     // A form posted after expires_at, before the expiry worker ran: nothing was sent, the page says it expired.
-    if ('expired' in processed) return send(reply, expiredPage(payment, locale));
-    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
+    if ('expired' in processed) return send(reply, expiredPage(payment, locale), EXPIRED_LINK_STATUS);
+    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);
     return reply.redirect(page, 303);
   });
 
@@ -208,7 +218,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       return reply.redirect(page, 303);
     }
     const processed = await confirmWalletPayment(deps, payment, { ip: request.ip }).catch(refusalBeforeSending);
-    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, merchant: payment.merchantDisplayName }), processed.refusedStatus);
+    if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);
     return reply.redirect(page, 303);
   });
 
@@ -227,6 +237,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   });
 
   await registerStepRoutes(app, deps, { load, localeOf, send, withFormCsp, amountText, formPostLimit });
+  await registerPayoutRoutes(app, { load, localeOf, send, amountText });
 
   routes.get('/checkout/:token/status', { schema }, async (request) => {
     const payment = await load(request.params.token);
@@ -250,6 +261,9 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   routes.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/checkout/assets/favicon.svg', 301));
 }
 
+// An expired payment link is gone for good: 410, with the page that says so.
+const EXPIRED_LINK_STATUS = 410;
+
 // Refusals before anything reached a gateway: a disabled merchant (merchant_disabled), or no gateway of the
 // merchant that takes this payment (no_gateway: none active, or no routing rule accepts it). The customer gets a
 // page saying the card was not charged, not an error in JSON.
@@ -270,6 +284,6 @@ function redirectOrWaitingPage(log: FastifyBaseLogger, input: RedirectPageInput)
   } catch (error) {
     if (!(error instanceof CspSourceError)) throw error;
     log.warn({ redirectType: input.redirect.type, reason: error.message }, 'gateway redirect_request cannot be shown; the waiting page stands in');
-    return renderWaitingPage({ locale: input.locale, statusUrl: input.statusUrl, merchant: input.merchant });
+    return renderWaitingPage({ locale: input.locale, statusUrl: input.statusUrl, merchant: input.merchant, testMode: input.testMode });
   }
 }

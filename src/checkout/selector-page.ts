@@ -54,6 +54,7 @@ export interface SelectorPageInput {
   amountText: string;
   providers: readonly { alias: string; href: string }[];
   merchant?: string; // the merchant's display name, in the title and header
+  testMode?: boolean | undefined; // a sandbox payment: the page shows the test-mode band
 }
 
 export function renderSelectorPage(input: SelectorPageInput): PageResult {
@@ -73,7 +74,7 @@ ${input.providers.map(
 <h1>${text.title}</h1>
 <p class="lead">${text.lead}</p>
 ${list}`;
-  return { html: renderDocument({ locale: input.locale, title: text.title, main, merchant: input.merchant }), csp: checkoutCsp() };
+  return { html: renderDocument({ locale: input.locale, title: text.title, main, merchant: input.merchant, testMode: input.testMode }), csp: checkoutCsp() };
 }
 
 export function renderUnknownPaymentPage(locale: CheckoutLocale): PageResult {

@@ -43,6 +43,7 @@ export async function selectorRoutes(app: FastifyInstance): Promise<void> {
       renderSelectorPage({
         locale,
         merchant: merchantDisplayName,
+        testMode: payment.environment === 'sandbox',
         product: payment.product,
         amountText: formatAmount(payment.amountMinor, payment.currency, exponent, locale),
         providers: aliases.map((alias) => ({ alias, href: providerCheckoutPath(payment.token, alias, locale) })),

@@ -9,6 +9,8 @@ import type { StepOutcome } from '../flows/step-exchange.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { CheckoutPayment } from '../flows/checkout-payment.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
+import type { PageFrame } from './layout.ts';
+import { pageFrame } from './page-frame.ts';
 import type { PageResult } from './pages.ts';
 import { isCrossSitePost } from './pages.ts';
 import type { CheckoutLocale } from './locales.ts';
@@ -40,11 +42,11 @@ export function stepPageOf(
   amountText: string,
   urls: { code: string; resend: string; step: string },
   notice: StepNotice | null = null,
-  merchant?: string,
+  frame: PageFrame = {},
 ): PageResult | null {
   const pending = currentPendingStep(payment);
   if (pending === null) return null;
-  const common = { locale, product: payment.product, amountText, notice, ...(merchant === undefined ? {} : { merchant }) };
+  const common = { locale, product: payment.product, amountText, notice, ...frame };
   if (pending.step.kind === 'next_step') {
     if (nextStepRefusal(pending) !== null) return null;
     return renderNextStepPage({ ...common, request: pending.step.nextStep, actionUrl: urls.step });
@@ -92,7 +94,7 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
     const payment = await helpers.load(request.params.token);
     const locale = helpers.localeOf(request, payment);
     const urls = stepUrls(payment.token, locale);
-    const page = stepPageOf(payment, locale, helpers.amountText(payment, locale), urls, stepNoticeOf(request.query.notice), payment.merchantDisplayName);
+    const page = stepPageOf(payment, locale, helpers.amountText(payment, locale), urls, stepNoticeOf(request.query.notice), pageFrame(payment));
     return page === null ? reply.redirect(urls.checkout, 303) : helpers.send(reply, helpers.withFormCsp(page, payment));
   });
 
@@ -159,7 +161,7 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
       const values = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
       const page = renderNextStepPage({
         locale,
-        merchant: payment.merchantDisplayName,
+        ...pageFrame(payment),
         product: payment.product,
         amountText: helpers.amountText(payment, locale),
         request: pending.step.nextStep,

@@ -15,6 +15,7 @@ export interface WalletPageInput {
   cardHolder: string | null;
   actionUrl: string; // our own POST url of the Confirm button
   merchant?: string; // the merchant's display name, in the title and header
+  testMode?: boolean | undefined; // a sandbox payment: the page shows the test-mode band
 }
 
 // Only the last four digits are shown: enough for the customer to recognise the card.
@@ -47,7 +48,7 @@ ${holder}
 </section>
 <p class="secure-note">${ICONS.lock}<span>${text.secureCheckout}</span></p>`;
   return {
-    html: renderDocument({ locale: input.locale, title: `${text.walletTitle} · ${amountText}`, main, merchant: input.merchant }),
+    html: renderDocument({ locale: input.locale, title: `${text.walletTitle} · ${amountText}`, main, merchant: input.merchant, testMode: input.testMode }),
     csp: checkoutCsp(),
   };
 }

@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
 import {
   CONFORMANCE_METHODS,
+  ConformanceOptionsError,
   formatReport,
   runConformance,
   type ConformanceMethod,
   type ConformanceOptions,
 } from '../../packages/adapter-kit/src/conformance/index.ts';
-import { CliError } from './cli-error.ts';
+import { CliError, EXIT_CODES, EXIT_CODES_TEXT } from './cli-error.ts';
 
 // payrail adapter-check: the adapter kit's conformance suite against a running adapter. Exit 0 when every check
-// passes (or is skipped), 1 when one fails.
+// passes (or is skipped), 1 when one fails, 2 for a usage error.
 
 const ADAPTER_CHECK_USAGE = `Usage: payrail adapter-check --url URL --sign-key KEY [options]
 
@@ -29,7 +30,9 @@ const ADAPTER_CHECK_USAGE = `Usage: payrail adapter-check --url URL --sign-key K
   --settings JSON          provider keys for the settings block, e.g. '{"gateway_settings":{"acme_base_url":"http://…"}}'
   --production             send settings.sandbox false (default true)
   --no-signature           the adapter does not validate X-SIGNATURE: skip the refusal checks
-  --json                   print the report as JSON`;
+  --json                   print the report as JSON
+
+${EXIT_CODES_TEXT}`;
 
 const SIGN_KEY_ENV = 'PAYRAIL_ADAPTER_SIGN_KEY';
 
@@ -87,7 +90,7 @@ export async function runAdapterCheckCommand(argv: readonly string[], print: (li
   try {
     report = await runConformance(options);
   } catch (error) {
-    throw new CliError((error as Error).message);
+    throw new CliError((error as Error).message, error instanceof ConformanceOptionsError ? EXIT_CODES.usage : EXIT_CODES.failed);
   }
   print(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.passed ? 0 : 1;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { getCACertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Config } from '../config.ts';
-import { CliError } from './cli-error.ts';
+import { CliError, EXIT_CODES } from './cli-error.ts';
 import { selfSignedCertPath } from '../lib/tls.ts';
 import { adminKeyPath } from '../runtime/secrets.ts';
 
@@ -13,13 +13,19 @@ export interface AdminClient {
   close(): Promise<void>;
 }
 
+export interface ServerTrust {
+  caFile?: string | null; // the certificate the server named in the data folder
+  source?: string; // where baseUrl came from, said when nothing answers there
+}
+
 // The CLI reaches the running server over the admin API, so it works while PGlite is locked by the server.
-export function adminClient(config: Config, baseUrl: string): AdminClient {
+export function adminClient(config: Config, baseUrl: string, trust: ServerTrust = {}): AdminClient {
   const adminKey = config.adminKey ?? readAdminKeyFile(config.dataDir);
-  const certPath = config.tlsCertPath ?? selfSignedCertPath(config.dataDir);
+  const certPath = config.tlsCertPath ?? trust.caFile ?? selfSignedCertPath(config.dataDir);
   const extraCa = existsSync(certPath) ? [readFileSync(certPath, 'utf8')] : [];
   const dispatcher = new Agent({
-    connect: { ca: [...rootCertificates, ...extraCa] },
+    // 'default': the bundled roots plus NODE_EXTRA_CA_CERTS (and the system's with --use-system-ca), e.g. mkcert's CA.
+    connect: { ca: [...getCACertificates('default'), ...extraCa] },
     headersTimeout: ADMIN_REQUEST_TIMEOUT_MS,
     bodyTimeout: ADMIN_REQUEST_TIMEOUT_MS,
   });
@@ -35,16 +41,20 @@ export function adminClient(config: Config, baseUrl: string): AdminClient {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (error) {
-        throw new CliError(`cannot reach Payrail at ${baseUrl} (${(error as Error).message}); is it running? (--url)`);
+        const from = trust.source === undefined ? '' : ` The URL came from ${trust.source}.`;
+        throw new CliError(
+          `cannot reach Payrail at ${baseUrl} (${(error as Error).message}).${from} Is it running? Start it with npm start, or give --url URL`,
+          EXIT_CODES.unreachable,
+        );
       }
       const text = await response.body.text();
       const parsed = parseJson(text);
       if (response.statusCode !== 200) {
         const errors = (parsed?.['errors'] as { code: string; message: string; field?: string }[] | undefined) ?? [];
         const reason = errors.map((error) => `${error.code}: ${error.field ? `${error.field} ` : ''}${error.message}`).join('; ') || text.slice(0, 200);
-        throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`);
+        throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`, EXIT_CODES.failed);
       }
-      if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`);
+      if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`, EXIT_CODES.failed);
       return parsed;
     },
     close: () => dispatcher.close(),
@@ -54,7 +64,7 @@ export function adminClient(config: Config, baseUrl: string): AdminClient {
 function readAdminKeyFile(dataDir: string): string {
   const path = adminKeyPath(dataDir);
   if (!existsSync(path)) {
-    throw new CliError(`no admin key: set PAYRAIL_ADMIN_KEY, or run the CLI where ${path} exists (PAYRAIL_DATA_DIR)`);
+    throw new CliError(`no admin key: set PAYRAIL_ADMIN_KEY, or run the CLI where ${path} exists (PAYRAIL_DATA_DIR)`, EXIT_CODES.setup);
   }
   return readFileSync(path, 'utf8').trim();
 }

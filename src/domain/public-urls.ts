@@ -12,3 +12,13 @@ export function checkoutReturnUrl(publicUrl: string, token: string): string {
 export function providerCallbackUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/callbacks/v2/gateway_callbacks/${token}`;
 }
+
+// A payout's processingUrl and selectorUrl (issue 19): a read-only status page, JSON for Accept: application/json.
+// A payout has no customer step, so it has no page under /checkout/.
+export function payoutStatusUrl(publicUrl: string, payout: { token: string; locale: string }): string {
+  return `${publicUrl}${payoutStatusPath(payout.token, payout.locale)}`;
+}
+
+export function payoutStatusPath(token: string, locale: string): string {
+  return `/payouts/${token}?locale=${encodeURIComponent(locale)}`;
+}

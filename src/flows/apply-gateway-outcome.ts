@@ -7,6 +7,7 @@ import { mapRequisites } from '../domain/requisites.ts';
 import { currentPendingStep, nextPendingStep } from '../domain/pending-step.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
 import type { ConflictRow } from '../store/conflicts-repo.ts';
 import type { Db } from '../store/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
@@ -145,10 +146,10 @@ export async function applySentOutcome<S extends OutcomeSelection>(
   return written ?? (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
 }
 
-// Every log row an answer leaves: the caller's own (the request it sent), the adapter's, each redacted, and a
-// note when the answer reported an amount it may not change.
+// Every log row an answer leaves: the caller's own (the request it sent), the adapter's, each stored once and
+// redacted (payment-log-entries.ts), and a note when the answer reported an amount it may not change.
 function outcomeLogs(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentLogInput[] {
-  const logs = [...(source.extraLogs ?? []), ...outcome.logs].map((entry) => ({ kind: source.kind, entry: redactForLog(entry, source.sensitive) }));
+  const logs = paymentLogEntries(source.kind, [...(source.extraLogs ?? []), ...outcome.logs], source.sensitive);
   const ignoredAmount = ignoredAmountLog(current, outcome, source);
   return ignoredAmount ? [...logs, ignoredAmount] : logs;
 }

@@ -1,4 +1,5 @@
 import { redactForLog } from '../lib/redact.ts';
+import { compactExchangeLogs } from './payment-log-entries.ts';
 import { countPaymentLogsOfKind } from '../store/callbacks-repo.ts';
 import { insertPaymentLogs, type Tx } from '../store/processing-repo.ts';
 
@@ -8,7 +9,7 @@ const FAILED_LOOKUP_LOG_KIND = 'status_failed';
 
 export interface FailedLookup {
   reason: string;
-  exchange: unknown; // the request sent and what came back, redacted here
+  exchange: { logs: readonly unknown[] }; // the request sent and what came back, compacted and redacted here
   refundToken?: string; // the lookup was a refund's
 }
 
@@ -20,7 +21,7 @@ export async function recordFailedLookup(tx: Tx, paymentId: number, lookup: Fail
     reason: lookup.reason,
     failed_lookups: failedLookups,
     ...(lookup.refundToken === undefined ? {} : { refund_token: lookup.refundToken }),
-    exchange: lookup.exchange,
+    exchange: { logs: compactExchangeLogs(lookup.exchange.logs) },
   };
   await insertPaymentLogs(tx, paymentId, [{ kind: FAILED_LOOKUP_LOG_KIND, entry: redactForLog(entry) }]);
   return failedLookups;

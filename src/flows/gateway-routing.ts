@@ -16,7 +16,7 @@ import type { CardInput, CreatePaymentRequest } from '../domain/payment-request.
 import type { RequisiteType } from '../domain/requisites.ts';
 import type { AdapterClient } from '../gateways/http-adapter-client.ts';
 import { ApiError } from '../lib/errors.ts';
-import { redactForLog } from '../lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
 import { switchRoutedGateway } from '../store/gateway-choice-repo.ts';
 import { listActiveGateways, type GatewayRow } from '../store/gateways-repo.ts';
 import type { Environment } from '../store/merchants-repo.ts';
@@ -162,7 +162,7 @@ export async function callPayAlongRoute(
       fromGatewayId: gateway.gatewayId,
       to: { gatewayId: next.gatewayId, alias: next.alias },
       decision,
-      logs: [{ kind: 'pay', entry: redactForLog(failedLog, sensitive) }],
+      logs: paymentLogEntries('pay', [failedLog], sensitive),
     });
     if (!switched) return { gateway, request, call };
     gateway = next;

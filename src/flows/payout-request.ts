@@ -1,6 +1,6 @@
 import type { GatewaySettings, PayoutRequest } from '../contract/adapter-contract.ts';
 import type { CustomerInput } from '../domain/payment-request.ts';
-import { checkoutUrl, providerCallbackUrl } from '../domain/public-urls.ts';
+import { payoutStatusUrl, providerCallbackUrl } from '../domain/public-urls.ts';
 import { withoutAbsent } from '../lib/without-absent.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 
@@ -96,7 +96,7 @@ export function buildPayoutRequest(
     },
     settings,
     // spec 2.8: every method carries processing_url; a payout's is the page its create answer gave as processingUrl
-    processing_url: checkoutUrl(publicUrl, payout),
+    processing_url: payoutStatusUrl(publicUrl, payout),
     callback_url: providerCallbackUrl(publicUrl, payout.token),
   };
 }

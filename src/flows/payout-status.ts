@@ -1,6 +1,6 @@
 import { statusAnswerSaysNothing } from '../domain/payout-rejection.ts';
 import type { StatusReading } from '../domain/status-answer.ts';
-import { redactForLog } from '../lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../store/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { insertPaymentLogs, lockPayment } from '../store/processing-repo.ts';
@@ -33,7 +33,7 @@ export async function applyStatusAnswer(db: Db, payment: PaymentRow, reading: St
     }
     const outcome = reading.outcome;
     if (current.operationType === 'payout' && statusAnswerSaysNothing(current.status, outcome)) {
-      const logs = [...(source.extraLogs ?? []), ...outcome.logs].map((entry) => ({ kind: source.kind, entry: redactForLog(entry) }));
+      const logs = paymentLogEntries(source.kind, [...(source.extraLogs ?? []), ...outcome.logs]);
       await insertPaymentLogs(tx, current.id, logs);
       return { payment: current, changed: false, failedLookups: null };
     }

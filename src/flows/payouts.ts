@@ -8,6 +8,7 @@ import { randomHex } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
 import { maskPan } from '../lib/pan.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../store/database.ts';
 import { InsufficientBalanceError, postLedger } from '../store/ledger-repo.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
@@ -183,7 +184,7 @@ function answerLogs(sent: PayoutAnswer, outcome: AdapterOutcome, decision: Payou
     response: answer.kind === 'response' ? answer.body : answer,
     duration: sent.durationS,
   };
-  const logs = [ownLog, ...outcome.logs].map((entry) => ({ kind: 'payout', entry: redactForLog(entry, sent.sensitive) }));
+  const logs = paymentLogEntries('payout', [ownLog, ...outcome.logs], sent.sensitive);
   if (decision.requestError === null) return logs;
   const rule = {
     request_error: decision.requestError,

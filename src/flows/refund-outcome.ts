@@ -1,7 +1,7 @@
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { chargeOf, refundReleased, refundSent } from '../domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
-import { redactForLog } from '../lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../store/database.ts';
 import { postLedger } from '../store/ledger-repo.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
@@ -41,11 +41,7 @@ export async function applyRefundOutcome(
     const payment = await lockPayment(tx, refund.paymentId);
     const current = await lockRefund(tx, refund.id);
     if (!payment || !current) throw new Error(`refund ${refund.id} of payment ${refund.paymentId} not found`);
-    await insertPaymentLogs(
-      tx,
-      payment.id,
-      logs.map((entry) => ({ kind: 'refund', entry: redactForLog(entry) })),
-    );
+    await insertPaymentLogs(tx, payment.id, paymentLogEntries('refund', logs));
     if (current.status !== 'pending') return current;
     if (outcome.status === 'pending') {
       if (outcome.gatewayToken === null) return current;

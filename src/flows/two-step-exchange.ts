@@ -4,7 +4,7 @@ import { deferredCheckAt, exchangeInFlight, exchangeLeaseUntil, type ExchangeKin
 import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import { ApiError } from '../lib/errors.ts';
-import { redactForLog } from '../lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
 import { holdPaymentExchange, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
 import type { Db } from '../store/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
@@ -108,7 +108,7 @@ export async function callAdapter(deps: ProcessingDeps, gateway: ResolvedGateway
     response: call.answer.kind === 'response' ? call.answer.body : call.answer,
     duration: call.durationS,
   };
-  const logs = [ownLog, ...outcome.logs].map((entry) => ({ kind: method, entry: redactForLog(entry) }));
+  const logs = paymentLogEntries(method, [ownLog, ...outcome.logs]);
   return { answer: call.answer, outcome, logs };
 }
 

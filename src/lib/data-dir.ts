@@ -1,4 +1,17 @@
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export class DataDirLockedError extends Error {}
@@ -50,7 +63,7 @@ export function lockDataDir(dataDir: string): () => void {
   throw new DataDirLockedError(`could not lock the data folder ${dataDir}`);
 }
 
-function isProcessAlive(pid: number): boolean {
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -68,4 +81,17 @@ export function readOrCreateSecretFile(path: string, create: () => string): { va
   closeSync(descriptor);
   chmodSync(path, FILE_MODE);
   return { value, created: true };
+}
+
+// A reader sees the old content or the new, never half a file: written beside it (mode 0600), then renamed over it.
+export function writeFileAtomically(path: string, content: string): void {
+  const temporaryPath = `${path}.${process.pid}.tmp`;
+  const descriptor = openSync(temporaryPath, 'w', FILE_MODE);
+  try {
+    writeSync(descriptor, content);
+  } finally {
+    closeSync(descriptor);
+  }
+  chmodSync(temporaryPath, FILE_MODE);
+  renameSync(temporaryPath, path);
 }

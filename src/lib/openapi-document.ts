@@ -13,6 +13,19 @@ const DESCRIPTION = [
   'Every failure answers with an error envelope: `{ "success": false, "status": <HTTP status>, "errors": [{ "code", "message", "field" }] }`',
   '(the merchant and admin APIs add `"result": 1`; the core banking API adds `kind`, `expiration` and `session` to each error).',
   'POST requests of the merchant API accept an `Idempotency-Key` header. Too many requests answer 429 with `Retry-After`.',
+  '',
+  '**Try it out on a fresh `npm start`.** On a brand-new embedded database (`PAYRAIL_DEMO_MERCHANT=1`, the default) the',
+  'start creates a demo merchant and prints its sandbox key once, and seeds what the examples act on: an approved payment',
+  '(with a refund and a dispute), a payout-ready balance, two-step payments to confirm and to decline, a payment to',
+  'cancel, payments waiting for a secure code and for a next step, and two core banking people. The seed lists its',
+  "tokens in `<data dir>/demo-seed.json`, and this server's examples carry them, so the operations work in the order",
+  'listed, from `payments` on. Authorize with: `merchantKey` the printed `sk_sandbox_…` key (also where an example has',
+  '`merchant_private_key`); `adminKey` the printed admin key (`<data dir>/admin.key`); `sessionToken` the `session_token`',
+  'of `POST /api/v2/auth/login` (demo login `ada@example.com`, password `correct horse battery staple`) for its confirm',
+  'step, then the one the confirm step answers: the 6-digit code is in the service log, `payrail outbox` and',
+  '`GET /api/admin/v1/user-messages`; `appToken` a token of `POST /api/admin/v1/app-tokens`. `resend_otp` answers 429',
+  '`otp_resend_too_soon` in the first 30 s after the payment asked for its code. Ids in examples are those of the seed',
+  '(the demo merchant is #1, the demo person #1); an operation whose example cannot succeed on the demo says what it answers.',
 ].join('\n');
 
 export function openApiDocument(publicUrl: string) {

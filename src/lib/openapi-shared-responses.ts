@@ -53,3 +53,42 @@ export function shareRepeatedResponses<T extends object>(openApiDocument: T): T 
   document.components = { ...(document.components ?? {}), responses: shared };
   return openApiDocument;
 }
+
+// The schema of an answer repeated across responses that differ in their description or example (a route's error
+// envelope at each of its statuses) is written once under components.schemas and referenced.
+const SHARED_SCHEMA_CHARS_MIN = 200;
+
+function answerMedia(document: OpenApiLike): Record<string, unknown>[] {
+  const media: Record<string, unknown>[] = [];
+  const responses = [...operationResponses(document).flatMap((each) => Object.values(each)), ...Object.values(document.components?.responses ?? {})];
+  for (const response of responses) {
+    const content = (response as { content?: Record<string, Record<string, unknown>> }).content;
+    if (content) media.push(...Object.values(content));
+  }
+  return media;
+}
+
+export function shareRepeatedSchemas<T extends object>(openApiDocument: T): T {
+  const document = openApiDocument as OpenApiLike & { components?: { schemas?: Record<string, unknown> } };
+  const media = answerMedia(document);
+  const uses = new Map<string, number>();
+  for (const each of media) {
+    const text = JSON.stringify(each['schema']);
+    if (text !== undefined && text.length >= SHARED_SCHEMA_CHARS_MIN) uses.set(text, (uses.get(text) ?? 0) + 1);
+  }
+  const schemas: Record<string, unknown> = { ...(document.components?.schemas ?? {}) };
+  const nameOf = new Map<string, string>();
+  for (const each of media) {
+    const text = JSON.stringify(each['schema']);
+    if (text === undefined || (uses.get(text) ?? 0) < SHARED_FROM_USES) continue;
+    let name = nameOf.get(text);
+    if (name === undefined) {
+      name = `answer${nameOf.size + 1}`;
+      schemas[name] = each['schema'];
+      nameOf.set(text, name);
+    }
+    each['schema'] = { $ref: `#/components/schemas/${name}` };
+  }
+  document.components = { ...(document.components ?? {}), schemas };
+  return openApiDocument;
+}

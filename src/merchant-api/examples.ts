@@ -2,8 +2,11 @@
 // the API accepts as they stand with a sandbox key, and answers as the sandbox gives them (test/integration/openapi.test.ts
 // sends the create-payment ones and checks every one against its schema).
 
+import { DEMO_PLACEHOLDERS } from '../lib/openapi-demo-placeholders.ts';
+
 const PUBLIC_URL = 'https://pay.example.com';
-const PAYMENT_TOKEN = '00679dafc2fcf5705104180e68120961';
+
+const PAYMENT_TOKEN = DEMO_PLACEHOLDERS.approvedPaymentToken;
 const CREATED_AT = '2026-11-23T19:37:57.805Z';
 const FINALIZED_AT = '2026-11-23T19:37:57.871Z';
 
@@ -163,7 +166,7 @@ export const createdPayoutExample = {
 
 export const createRefundExample = { token: PAYMENT_TOKEN, amount: 500 };
 
-const refundExample = { token: '40724f7a312666d2c80c93ada4eead63', amount: 500, status: 'approved', currency: 'USD', commission: 0 };
+const refundExample = { token: DEMO_PLACEHOLDERS.refundToken, amount: 500, status: 'approved', currency: 'USD', commission: 0 };
 
 export const createdRefundExample = { success: true, result: 0, status: 200, errors: [], token: PAYMENT_TOKEN, refund: refundExample };
 
@@ -203,7 +206,7 @@ export const resentNotificationExample = { success: true, errors: [], event_id: 
 export const createDisputeExample = { token: PAYMENT_TOKEN, description: 'The customer says the goods never arrived.', amount: '300' };
 
 const disputeExample = {
-  token: 'bf417d955652df2cd5d5eff1c5bcd939',
+  token: DEMO_PLACEHOLDERS.disputeToken,
   payment_token: PAYMENT_TOKEN,
   amount: 300,
   currency: 'USD',

@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildCurrencyTable } from '../domain/currencies.ts';
-import { createMerchant } from '../flows/merchants.ts';
+import { demoValuesPath } from '../lib/openapi-demo-values.ts';
+import { DEMO_CORE_USER } from '../lib/openapi-demo-placeholders.ts';
+import { seedDemo } from './demo-seed.ts';
 import { loadTls } from '../lib/tls.ts';
 import { deleteExpiredIdempotencyKeys } from '../store/idempotency-repo.ts';
 import { countMerchants } from '../store/merchants-repo.ts';
 import { openStore } from './open-store.ts';
 import { createAdapterClient } from '../gateways/http-adapter-client.ts';
 import { startWorkers, type RunningWorkers } from '../workers/runner.ts';
+import { demoMerchantKeyPath, writeDemoMerchantKey } from './demo-key-file.ts';
 import { loadSecrets } from './secrets.ts';
+import { boundPort, publishServerAddress, serverAddressOf } from './server-address-file.ts';
 import { serveSandboxOverRabbit } from './start-sandbox-adapter.ts';
 import type { RabbitServer } from '../../packages/adapter-kit/src/rabbit-server.ts';
 
@@ -50,22 +54,27 @@ export async function startApi(config: Config, print: (line: string) => void, ro
     await app.listen({ host: config.host, port: config.port });
     // The in-process sandbox answers its gateway over RabbitMQ too when that is how the gateway reaches it.
     if (roles.api && config.sandboxAdapterTransport === 'rabbit') sandboxRabbit = await serveSandboxOverRabbit(app, config, '/sandbox-adapter');
-    const url = tls ? `https://${displayHost(config.host)}:${config.port}` : `http://${displayHost(config.host)}:${config.port}`;
+    const port = boundPort(app.server, config.port);
+    const url = tls ? `https://${displayHost(config.host)}:${port}` : `http://${displayHost(config.host)}:${port}`;
     print(`Payrail is listening on ${url} (${store.database.engine}${tls ? '' : ', plain HTTP behind a TLS proxy'})`);
     if (tls) print(`TLS certificate${tls.selfSigned ? ' (self-signed, in the data folder)' : ''} SHA-256 fingerprint: ${tls.fingerprint256}`);
     if (secrets.adminKeyCreatedAt) print(`Admin key (shown once; kept in ${secrets.adminKeyCreatedAt}): ${secrets.adminKey}`);
-    if (store.brandNew && config.demoMerchant && (await countMerchants(store.database.db)) === 0) {
-      await printDemoMerchant(store.database.db, secrets.masterKey, config, print);
+    // The demo data includes a person whose password the docs print: never under NODE_ENV=production.
+    const demoAllowed = store.brandNew && config.demoMerchant && config.nodeEnv !== 'production';
+    if (demoAllowed && (await countMerchants(store.database.db)) === 0) {
+      await printDemoMerchant(app, store.database.db, { masterKey: secrets.masterKey, adminKey: secrets.adminKey }, config, print);
     }
     const sweep = setInterval(() => {
       deleteExpiredIdempotencyKeys(store.database.db).catch((error: unknown) => app?.log.warn({ err: error }, 'idempotency sweep failed'));
     }, IDEMPOTENCY_SWEEP_INTERVAL_MS);
     sweep.unref();
+    const removeServerAddress = roles.api ? publishServerAddress(config.dataDir, serverAddressOf(config, tls, url, port)) : () => {};
     const running = app;
     return {
       app: running,
       url,
       stop: async () => {
+        removeServerAddress();
         clearInterval(sweep);
         await sandboxRabbit?.close();
         await workers?.stop();
@@ -84,10 +93,24 @@ export async function startApi(config: Config, print: (line: string) => void, ro
   }
 }
 
-async function printDemoMerchant(db: Parameters<typeof createMerchant>[0], masterKey: Buffer, config: Config, print: (line: string) => void): Promise<void> {
-  const demo = await createMerchant(db, masterKey, 'Demo merchant');
+async function printDemoMerchant(
+  app: FastifyInstance,
+  db: Parameters<typeof seedDemo>[1],
+  secrets: { masterKey: Buffer; adminKey: string },
+  config: Config,
+  print: (line: string) => void,
+): Promise<void> {
+  const demo = await seedDemo(app, db, secrets.masterKey, secrets.adminKey, config);
   const caFlag = config.tlsCertPath ? '' : ` --cacert ${config.dataDir}/tls/cert.pem`;
-  print(`Demo merchant #${demo.merchant.id} created. Its sandbox key (shown once): ${demo.sandboxKey}`);
+  print(`Demo merchant #${demo.merchantId} created. Its sandbox key (shown once): ${demo.sandboxKey}`);
+  writeDemoMerchantKey(config.dataDir, demo.sandboxKey);
+  print(`(kept in ${demoMerchantKeyPath(config.dataDir)}, mode 0600, for the README's quick start)`);
+  if (demo.failure === null) {
+    print(`Demo data for the examples of ${config.publicUrl}/docs: an approved payment ${demo.values.approvedPaymentToken}, a balance, a refund, a dispute`);
+    print(`and a core banking person (login ${DEMO_CORE_USER.email}, password "${DEMO_CORE_USER.password}"); listed in ${demoValuesPath(config.dataDir)}.`);
+  } else {
+    print(`Demo data for the examples was not (all) created: ${demo.failure}`);
+  }
   print('Create a payment:');
   print(
     `  curl${caFlag} ${config.publicUrl}/api/v1/payments -H "Authorization: Bearer ${demo.sandboxKey}" ` +

@@ -46,6 +46,7 @@ dd{margin:0;overflow-wrap:anywhere;font-variant-numeric:tabular-nums}
 button{flex:1 1 10rem;min-height:48px;padding:.7rem;border:0;border-radius:6px;font:inherit;cursor:pointer}
 .success{background:#1f7a3d;color:#fff}.failure{background:#b3261e;color:#fff}.note{color:#5a6275;font-size:.9rem}
 p{overflow-wrap:anywhere}
+.test-mode-band{margin:0 0 1rem;padding:.5rem .75rem;border:2px dashed #b54708;border-radius:6px;color:#b54708;font-weight:700;text-align:center}
 @media (max-width:480px){body{padding:1rem .75rem}main{padding:1.25rem 1rem}}`;
 
 function layout(text: ThreeDSecureText, body: string): string {
@@ -61,6 +62,7 @@ function layout(text: ThreeDSecureText, body: string): string {
 </head>
 <body>
 <main>
+<p id="test-mode-band" class="test-mode-band" role="note">${escapeHtml(text.testModeBand)}</p>
 ${body}
 </main>
 </body>

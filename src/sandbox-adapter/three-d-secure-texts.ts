@@ -24,6 +24,7 @@ export interface ThreeDSecureText {
   mdMismatch: string;
   badRequest: (detail: string) => string;
   pageFailed: string;
+  testModeBand: string; // on every page: the sandbox moves no money
 }
 
 const EN: ThreeDSecureText = {
@@ -43,6 +44,7 @@ const EN: ThreeDSecureText = {
   mdMismatch: 'MD does not match the transaction of this page.',
   badRequest: (detail) => `Bad request: ${detail}`,
   pageFailed: 'The sandbox 3-D Secure page failed; try again.',
+  testModeBand: 'Test mode — no real money moves',
 };
 
 const ZH: ThreeDSecureText = {
@@ -62,6 +64,7 @@ const ZH: ThreeDSecureText = {
   mdMismatch: 'MD 与本页面的交易不符。',
   badRequest: (detail) => `请求无效：${detail}`,
   pageFailed: '沙盒 3-D Secure 页面出错，请重试。',
+  testModeBand: '测试模式 — 不会产生真实资金流动',
 };
 
 const JP: ThreeDSecureText = {
@@ -81,6 +84,7 @@ const JP: ThreeDSecureText = {
   mdMismatch: 'MD がこのページの取引と一致しません。',
   badRequest: (detail) => `不正なリクエスト：${detail}`,
   pageFailed: 'サンドボックス 3-D セキュアのページでエラーが発生しました。もう一度お試しください。',
+  testModeBand: 'テストモード — 実際のお金は動きません',
 };
 
 const TEXTS: Readonly<Record<ThreeDSecureLocale, ThreeDSecureText>> = { en: EN, zh: ZH, jp: JP };

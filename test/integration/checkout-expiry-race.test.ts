@@ -45,13 +45,13 @@ describe.each(engines)('a hosted card form posted after expires_at on %s', (engi
     harness.app.inject({ method: 'POST', url: `/checkout/${token}?locale=${locale}`, headers: FORM_HEADERS, payload: CARD_FORM });
 
   it.each([
-    ['en', 'The time to complete this payment has run out.'],
-    ['ja', 'このお支払いの手続き期限が過ぎました。'],
+    ['en', 'The time to complete this payment ran out and your card was not charged.'],
+    ['ja', 'このお支払いの手続き期限が過ぎたため、カードへの請求は行われていません。'],
   ])('answers the localized expired page (%s) and sends nothing to the adapter', async (locale, expiredText) => {
     const token = await hostedPayment(`expired-form-${locale}`);
     await harness.database.db.execute(sql`update payments set expires_at = now() - interval '50 milliseconds' where token = ${token}`);
     const posted = await postCard(token, locale);
-    expect(posted.statusCode).toBe(200);
+    expect(posted.statusCode).toBe(410); // the link is gone for good
     expect(posted.headers['content-type']).toContain('text/html');
     expect(posted.body).toContain(expiredText);
     expect(adapter.requestsFor('pay', token)).toHaveLength(0);

@@ -207,16 +207,21 @@ describe.each(engines)('hosted checkout states on %s', (engine) => {
   });
 
   describe('states of a link opened again', () => {
-    it('says a paid payment is already paid', async () => {
+    it('says a paid payment is already paid on a repeat visit, not on the first view of the result', async () => {
       const token = await createPayment();
       adapter.respond('pay', () => reply.json(adapterAnswer.approved(`gw_${token}`)));
       await postCard(token);
+      const first = await get(`/checkout/${token}?locale=en`);
+      expect(first.body).toContain('data-status="approved"');
+      expect(first.body).not.toContain('id="result-note"');
+      const seen = String(first.headers['set-cookie']).split(';')[0] ?? '';
+      expect(String(first.headers['set-cookie'])).toContain(`Path=/checkout/${token}`);
       for (const [locale, lang] of [
         ['en', 'en'],
         ['zh', 'zh-CN'],
         ['jp', 'ja'],
       ] as const) {
-        const page = await get(`/checkout/${token}?locale=${locale}`);
+        const page = await get(`/checkout/${token}?locale=${locale}`, { cookie: seen });
         expect(page.statusCode).toBe(200);
         expect(langOf(page.body)).toBe(lang);
         expect(page.body).toContain('data-status="approved"');
@@ -231,7 +236,9 @@ describe.each(engines)('hosted checkout states on %s', (engine) => {
       expect(cancelled.statusCode, cancelled.body).toBe(200);
       const page = await get(`/checkout/${token}?locale=en`);
       expect(page.body).toContain('data-status="cancelled"');
-      expect(page.body).toContain('id="result-note"');
+      expect(page.body).not.toContain('id="result-note"');
+      const again = await get(`/checkout/${token}?locale=en`, { cookie: String(page.headers['set-cookie']).split(';')[0] ?? '' });
+      expect(again.body).toContain('id="result-note"');
       const posted = await postCard(token);
       expect(posted.statusCode).toBe(303);
       expect(adapter.requestsFor('pay', token)).toHaveLength(0);

@@ -100,7 +100,7 @@ describe.each(engines)('fields the original integrations expect, on %s', (engine
     expect(payout.json().payout).toEqual({ token, status: 'approved' });
     const [sent] = adapter.requestsFor('payout', token);
     const leadId = await harness.database.db.query.payments.findFirst({ where: (payments, { eq }) => eq(payments.token, token) });
-    expect(sent!.body).toMatchObject({ processing_url: `https://pay.test/checkout/${token}?locale=en`, payment: { token, lead_id: leadId!.id } });
+    expect(sent!.body).toMatchObject({ processing_url: `https://pay.test/payouts/${token}?locale=en`, payment: { token, lead_id: leadId!.id } });
   });
 
   it('saves a gateway without api_key and pays through it', async () => {

@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKindOf } from '../../src/lib/openapi-common-errors.ts';
+import { codesOfStatus } from '../../src/lib/openapi-error-examples.ts';
 import { addPaymentFormats } from '../../src/merchant-api/payments/validate-create.ts';
 import { startServerHarness, type ServerHarness } from '../support/server-harness.ts';
 
@@ -34,12 +35,25 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 // An HTML tag as CommonMark sees one; Swagger UI drops it from the rendered text.
 const HTML_TAG = /<[A-Za-z/!?][^>]*>/;
 
-// Shared answers are references to components.responses (lib/openapi-shared-responses.ts): read through them.
-function operationsOf(document: { paths: Record<string, Record<string, Operation>>; components?: { responses?: Record<string, unknown> } }): Listed[] {
+// Shared answers are references to components.responses, and shared answer schemas to components.schemas
+// (lib/openapi-shared-responses.ts): read through them.
+function operationsOf(document: {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { responses?: Record<string, unknown>; schemas?: Record<string, unknown> };
+}): Listed[] {
   const shared = document.components?.responses ?? {};
+  const sharedSchemas = document.components?.schemas ?? {};
+  const withSchemas = (response: unknown) => {
+    const content = (response as { content?: Record<string, { schema?: { $ref?: string } }> }).content;
+    if (content === undefined) return response;
+    const schemaOf = (schema: { $ref?: string } | undefined) =>
+      schema?.$ref === undefined ? schema : sharedSchemas[schema.$ref.replace('#/components/schemas/', '')];
+    const resolvedContent = Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, schema: schemaOf(media.schema) }]));
+    return { ...(response as object), content: resolvedContent };
+  };
   const resolved = (response: unknown) => {
     const ref = (response as { $ref?: string }).$ref;
-    return ref === undefined ? response : shared[ref.replace('#/components/responses/', '')];
+    return withSchemas(ref === undefined ? response : shared[ref.replace('#/components/responses/', '')]);
   };
   const listed: Listed[] = Object.entries(document.paths).flatMap(([path, item]) =>
     METHODS.filter((method) => item[method] !== undefined).map((method) => ({ method, path, operation: item[method] as Operation })),
@@ -215,6 +229,30 @@ describe('the OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
+  it('describes every answer, and shows each error as its status sends it, with the codes it carries', () => {
+    const ajv = documentAjv();
+    const problems: string[] = [];
+    for (const { method, path, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const where = `${method} ${path} ${status}`;
+        const described = response as { description?: string };
+        if (described.description === undefined || described.description === 'Default Response') problems.push(`${where}: not described`);
+        if (Number(status) < 400) continue;
+        const json = response.content?.['application/json'];
+        const example = json?.example as { status?: number; errors?: { code?: string }[] } | undefined;
+        if (example === undefined) {
+          problems.push(`${where}: no example`);
+          continue;
+        }
+        if (example.status !== Number(status)) problems.push(`${where}: the example says status ${example.status}`);
+        const code = example.errors?.[0]?.code ?? '';
+        if (!described.description?.includes(`\`${code}\``)) problems.push(`${where}: the description does not name ${code}`);
+        checkExamples(ajv, where, json as NonNullable<typeof json>, problems);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('answers the common errors as documented, in their envelope', async () => {
     const ajv = documentAjv();
     let host = 0;
@@ -306,5 +344,26 @@ describe('the OpenAPI document', () => {
       statuses.push(response.json().payment.status);
     }
     expect(statuses).toEqual(['init', 'approved']); // the hosted page, then the sandbox card approved at once
+  });
+});
+
+describe("an error answer's codes, split by status from a route's one description", () => {
+  const chargeCodes =
+    'session_required, session_invalid (401); profile_disabled (403); not_found (404: missing, or not yours); charge_not_pending (409); invalid_field, insufficient_funds (422); rate_limited (429)';
+  it.each([
+    [chargeCodes, 401, ['session_required', 'session_invalid']],
+    [chargeCodes, 409, ['charge_not_pending']],
+    [chargeCodes, 422, ['invalid_field', 'insufficient_funds']],
+    ['adapter_unavailable (502, or 504 on a timeout: the adapter gave no answer)', 504, ['adapter_unavailable']],
+    ['not_found, invalid_state (the payment is not approved, or is a payout), refund_exceeds_captured', 409, ['invalid_state']],
+    ['machine-readable: not_found, invalid_state, invalid_field, …', 404, ['not_found']],
+  ])('finds in %j at %i the codes %j', (text, status, codes) => {
+    expect(codesOfStatus(text, status, false, false)).toEqual(codes);
+  });
+
+  it("falls back on the status's usual code, the core banking API's for a credential", () => {
+    expect(codesOfStatus('invalid_field', 400, false, false)).toEqual(['invalid_json']);
+    expect(codesOfStatus(undefined, 401, true, false)).toEqual(['session_invalid']);
+    expect(codesOfStatus(undefined, 401, true, true)).toEqual(['app_token_invalid']);
   });
 });

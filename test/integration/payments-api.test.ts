@@ -83,7 +83,7 @@ describe.each(engines)('payments API on %s', (engine) => {
       amount: 0,
       currency: 'XYZ',
       callbackUrl: 'not a url',
-      card: { pan: '4242', expires: '13/2030', holder: 'Al', cvv: '12' },
+      card: { pan: '4242', expires: '13/2030', holder: 'A1', cvv: '12' },
       customer: { email: 'nope' },
     });
     expect(response.statusCode).toBe(422);

@@ -170,7 +170,7 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
     }
     const signature = createHmac('sha512', Buffer.from(merchant.settings['sign_key'], 'utf8')).update(sent!.rawBody, 'utf8').digest('hex');
     expect(sent!.headers['x-signature']).toBe(signature);
-    expect(created.body.processingUrl).toEqual([{ acquirer: `${server.baseUrl}/checkout/${created.body.token}?locale=en` }]);
+    expect(created.body.processingUrl).toEqual([{ acquirer: `${server.baseUrl}/payouts/${created.body.token}?locale=en` }]);
   });
 
   it('refuses a payout above the available balance with 422 insufficient_balance, without calling the adapter', async () => {

@@ -85,8 +85,8 @@ describe.each(engines)('payouts through the sandbox on %s', (engine) => {
       status: 200,
       errors: [],
       token,
-      processingUrl: [{ sandbox: `${server.baseUrl}/checkout/${token}?locale=en` }],
-      selectorUrl: `${server.baseUrl}/checkout/${token}/select?locale=en`,
+      processingUrl: [{ sandbox: `${server.baseUrl}/payouts/${token}?locale=en` }],
+      selectorUrl: `${server.baseUrl}/payouts/${token}?locale=en`,
       // 1.5 % of 2000 + 30
       payment: { amount: 2000, currency: 'USD', gateway_amount: 2000, gateway_currency: 'USD', status: 'approved', commission: 60 },
       payout: { token, status: 'approved' },

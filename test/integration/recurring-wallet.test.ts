@@ -114,7 +114,7 @@ describe.each(engines)('walletToken payments on the hosted page on %s', (engine)
     const created = await walletPayment(first.walletToken);
     const confirmed = await shownAfter(await postForm(`/checkout/${created.token}/confirm`));
     expect(confirmed.html).toContain('data-status="declined"');
-    expect(confirmed.html).toContain('data-decline-class="other"'); // the customer reads its class, never the raw reason
+    expect(confirmed.html).toContain('data-decline-class="series_interval"'); // the customer reads its class, never the raw reason
     expect(confirmed.html).not.toContain('recurring_too_soon');
     const detail = await detailOf(created.token);
     expect(detail.status).toBe('declined');

@@ -109,12 +109,10 @@ describe.each(engines)('sandbox adapter: pay and status on %s', (engine) => {
     });
   });
 
-  it('declines an unknown card with a reason naming the test cards', async () => {
+  it('declines an unknown card with a reason pointing at the test cards, and naming no card number', async () => {
     const pay = await adapterCall(app, 'pay', payBody({ pan: '4111 1111 1111 1111' }));
     expect(pay.answer).toMatchObject({ result: true, status: 'declined' });
-    expect(pay.answer.details).toContain('unknown sandbox card');
-    expect(pay.answer.details).toContain('4242 4242 4242 4242');
-    expect(pay.answer.details).toContain('GET /api/v1/sandbox/test-cards');
+    expect(pay.answer.details).toBe('not a sandbox test card; see GET /api/v1/sandbox/test-cards');
   });
 
   it.each([{ sandbox: false }, { sandbox: undefined }])('declines a test card in production (settings.sandbox $sandbox)', async ({ sandbox }) => {

@@ -76,21 +76,27 @@ describe('parseCardForm, the hosted form on the server', () => {
   });
 
   it('refuses a card number with a wrong check digit, as a mistake of the number field', () => {
-    expect(parseCardForm({ ...GOOD_FORM, pan: '4242 4242 4242 4241' }, NOW)).toEqual({ invalidFields: ['pan'], problems: { pan: 'check_digit' } });
+    expect(parseCardForm({ ...GOOD_FORM, pan: '4242 4242 4242 4241' }, NOW)).toEqual({
+      invalidFields: ['pan'],
+      problems: { pan: 'check_digit' },
+      brand: 'Visa',
+    });
   });
 
   it.each(['10/26', '01/2020', '12 / 25'])('refuses the past expiry %j as an expired card', (expires) => {
-    expect(parseCardForm({ ...GOOD_FORM, expires }, NOW)).toEqual({ invalidFields: ['expires'], problems: { expires: 'expired' } });
+    expect(parseCardForm({ ...GOOD_FORM, expires }, NOW)).toEqual({ invalidFields: ['expires'], problems: { expires: 'expired' }, brand: 'Visa' });
   });
 
   it('tells a shape mistake from a check failure, field by field', () => {
     expect(parseCardForm({ pan: '4242', expires: '13/30', holder: 'GRACE HOPPER', cvv: '7' }, NOW)).toEqual({
       invalidFields: ['pan', 'expires', 'cvv'],
       problems: { pan: 'format', expires: 'format', cvv: 'format' },
+      brand: null,
     });
     expect(parseCardForm({ ...GOOD_FORM, pan: '4000 0000 0000 0001', expires: '09/2026' }, NOW)).toEqual({
       invalidFields: ['pan', 'expires'],
       problems: { pan: 'check_digit', expires: 'expired' },
+      brand: 'Visa',
     });
   });
 
@@ -107,8 +113,19 @@ describe.each(CHECKOUT_LOCALES)('the card check messages in %s', (locale) => {
     expect(cardFieldMessage(locale, 'expires', 'expired')).toBe(checks.cardExpired);
     expect(cardFieldMessage(locale, 'pan')).toBe(text.panInvalid);
     expect(cardFieldMessage(locale, 'expires', 'format')).toBe(text.expiresInvalid);
-    for (const message of Object.values(checks)) expect(message.trim()).not.toBe('');
-    if (locale !== 'en') for (const [key, message] of Object.entries(checks)) expect(message).not.toBe(cardCheckText('en')[key as keyof typeof checks]);
+    // Every message, the ones that name a brand and a count filled in with Visa's.
+    const said = (texts: typeof checks) => [
+      texts.panCheckDigit,
+      texts.cardExpired,
+      texts.panBrandLength('Visa', '13, 16 or 19'),
+      texts.cvvBrandLength('Visa', 3),
+      texts.detectedBrand('Visa'),
+    ];
+    const english = said(cardCheckText('en'));
+    said(checks).forEach((message, index) => {
+      expect(message.trim()).not.toBe('');
+      if (locale !== 'en') expect(message).not.toBe(english[index]);
+    });
   });
 
   it('reach the browser with the rules the server applies', () => {

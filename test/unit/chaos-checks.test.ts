@@ -174,12 +174,12 @@ describe('the chaos checks', () => {
 
   it('excuse a 5xx inside a kill window only, and fail a run without the kills asked for', () => {
     const serverErrors = [
-      { status: 502, method: 'POST', path: '/api/v1/payments', from: NOW - 95_000, to: NOW - 94_000, code: 'adapter_unavailable' },
-      { status: 500, method: 'GET', path: '/api/v1/payments/:token', from: NOW - 10_000, to: NOW - 9_000, code: 'internal_error' },
+      { status: 502, method: 'POST', path: '/api/v1/payments', from: NOW - 95_000, to: NOW - 94_000, code: 'adapter_unavailable', requestId: 'r1' },
+      { status: 500, method: 'GET', path: '/api/v1/payments/:token', from: NOW - 10_000, to: NOW - 9_000, code: 'internal_error', requestId: 'r2' },
     ];
     expect(failing(runChecks(evidence({ serverErrors, killsRequested: 20 }, noCalls)))).toEqual([
       'at least 20 kill -9, some during start-up: 1: 1 kill -9 of 20 asked for',
-      'no 5xx outside kill windows: 1: 500 internal_error GET /api/v1/payments/:token',
+      'no 5xx outside kill windows: 1: 500 internal_error GET /api/v1/payments/:token (request r2)',
     ]);
   });
 });

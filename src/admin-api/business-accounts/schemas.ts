@@ -49,13 +49,13 @@ export const CreateBusinessBody = Type.Object(
         company_name: 'Analytical Engines Ltd',
         current_currency: 'EUR',
         country: 'GB',
-        members: [{ user_id: 42, role: 'owner' }],
+        members: [{ user_id: 1, role: 'owner' }],
       },
     ],
   },
 );
 
-export const AddMemberBody = Type.Object({ user_id: Id, role: Role }, { additionalProperties: false, examples: [{ user_id: 43, role: 'member' }] });
+export const AddMemberBody = Type.Object({ user_id: Id, role: Role }, { additionalProperties: false, examples: [{ user_id: 3, role: 'member' }] });
 
 const Member = Type.Object({
   user_id: Type.Integer(),

@@ -55,11 +55,11 @@ export const CreateUserBody = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        email: 'ada@example.com',
-        phone: '+447700900123',
-        password: 'correct horse battery staple',
-        name: 'Ada',
-        surname: 'Lovelace',
+        email: 'grace@example.com',
+        phone: '+447700900456',
+        password: 'a long and secret phrase',
+        name: 'Grace',
+        surname: 'Hopper',
         company_name: null,
         wallet_type: 'personal',
         current_currency: 'EUR',

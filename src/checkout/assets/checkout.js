@@ -1,16 +1,49 @@
 // Payrail hosted checkout. Plain ES2020, no build, loaded with defer on every checkout page.
 // Every pattern, limit and message comes from data- attributes the server rendered, so this file holds no
-// text of its own; the two rules a pattern cannot say (a card number's check digit, an expiry not in the
-// past) are written here as domain/card-checks.ts writes them for the server.
+// text of its own. The card rules by brand (lengths, security code digits) come as data-card-rules, generated from
+// domain/card-brand.ts's table; the two rules a pattern cannot say (a card number's check digit, an expiry not in
+// the past) are written here as domain/card-checks.ts writes them for the server.
 'use strict';
 
 (function checkout() {
   const POLL_INTERVAL_MS = 1500;
   const POLL_DURATION_MAX_MS = 10 * 60 * 1000;
   const SLOW_AFTER_MS = 4000; // a bank still silent after this gets a word of explanation instead of a bare spinner
-  const PAN_DIGITS_MAX = 19;
   const EXPIRES_DIGITS_MAX = 6; // MMYYYY
-  const CVV_DIGITS_MAX = 3;
+  const NO_RULES = { ranges: [], brands: {}, unknown: { panLengths: [19], cvvLength: 4 } };
+
+  // ---- (0) the card rules by brand -----------------------------------------------------------
+
+  function readCardRules(pan) {
+    try {
+      return JSON.parse(pan?.getAttribute('data-card-rules') || 'null') || NO_RULES;
+    } catch (_error) {
+      return NO_RULES;
+    }
+  }
+
+  // As cardBrandOf: the first range whose prefix the digits start with (once there are enough of them).
+  function brandOf(rules, digits) {
+    for (let index = 0; index < rules.ranges.length; index += 1) {
+      const [brand, low, high] = rules.ranges[index];
+      if (digits.length < low.length) continue;
+      const prefix = digits.slice(0, low.length);
+      if (prefix >= low && prefix <= high) return brand;
+    }
+    return null;
+  }
+
+  function ruleOf(rules, brand) {
+    return (brand && rules.brands[brand]) || rules.unknown;
+  }
+
+  function panDigitsMax(rules) {
+    return Math.max.apply(null, rules.unknown.panLengths);
+  }
+
+  function cvvDigitsMax(rules) {
+    return Object.keys(rules.brands).reduce((max, brand) => Math.max(max, rules.brands[brand].cvvLength), rules.unknown.cvvLength);
+  }
 
   // ---- (1) live formatting -------------------------------------------------------------------
 
@@ -36,8 +69,13 @@
     if (input === document.activeElement) input.setSelectionRange(position, position);
   }
 
-  function formatPan(value) {
-    const digits = value.replace(/\D/g, '').slice(0, PAN_DIGITS_MAX);
+  // Groups of four; a brand of 15-digit numbers only (American Express) is printed 4-6-5.
+  function formatPan(rules, value) {
+    const digits = value.replace(/\D/g, '').slice(0, panDigitsMax(rules));
+    const lengths = ruleOf(rules, brandOf(rules, digits)).panLengths;
+    if (lengths.length === 1 && lengths[0] === 15) {
+      return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10)].filter((group) => group !== '').join(' ');
+    }
     return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
   }
 
@@ -50,8 +88,19 @@
     return digits;
   }
 
-  function formatCvv(value) {
-    return value.replace(/\D/g, '').slice(0, CVV_DIGITS_MAX);
+  function formatCvv(rules, value) {
+    return value.replace(/\D/g, '').slice(0, cvvDigitsMax(rules));
+  }
+
+  // The brand the number's first digits name, shown beside it.
+  function showBrand(rules, pan, display) {
+    if (!display) return;
+    const brand = brandOf(rules, pan.value.replace(/\D/g, ''));
+    const label = brand && rules.brands[brand] ? rules.brands[brand].label : '';
+    if (display.textContent !== label) display.textContent = label;
+    display.hidden = label === '';
+    if (brand) display.setAttribute('data-brand', brand);
+    else display.removeAttribute('data-brand');
   }
 
   function isInserting(event) {
@@ -62,9 +111,13 @@
     const pan = form.querySelector('#pan');
     const expires = form.querySelector('#expires');
     const cvv = form.querySelector('#cvv');
+    const rules = readCardRules(pan);
+    const brandDisplay = form.querySelector('#card-brand');
     if (pan) {
+      showBrand(rules, pan, brandDisplay);
       pan.addEventListener('input', () => {
-        reformat(pan, formatPan);
+        reformat(pan, (value) => formatPan(rules, value));
+        showBrand(rules, pan, brandDisplay);
       });
       // Backspace just after a group space deletes the digit before it, not the space alone.
       pan.addEventListener('keydown', (event) => {
@@ -80,7 +133,7 @@
     }
     if (cvv)
       cvv.addEventListener('input', () => {
-        reformat(cvv, formatCvv);
+        reformat(cvv, (value) => formatCvv(rules, value));
       });
   }
 
@@ -103,12 +156,24 @@
 
   // For a value of the right shape: a typo in the card number (Luhn),
   // or an expiry (MM/YY read as 20YY, or MM/YYYY) before data-valid-from (YYYY-MM, the server's month).
+  // For the card number, first its brand's lengths; for the security code, the digits of the number's brand.
   function checkProblem(input, value) {
     const check = input.getAttribute('data-check');
     const message = input.getAttribute('data-check-message') || '';
     if (check === 'check-digit') {
       const digits = value.replace(/ /g, '');
+      const rules = readCardRules(input);
+      const brand = brandOf(rules, digits);
+      if (ruleOf(rules, brand).panLengths.indexOf(digits.length) === -1)
+        return brand ? rules.brands[brand].panMessage : input.getAttribute('data-message') || '';
       return passesLuhn(digits) ? null : message;
+    }
+    if (check === 'cvv-length') {
+      const pan = input.form ? input.form.querySelector('#pan') : null;
+      const rules = readCardRules(pan);
+      const brand = brandOf(rules, pan ? pan.value.replace(/\D/g, '') : '');
+      if (value.length === ruleOf(rules, brand).cvvLength) return null;
+      return brand ? rules.brands[brand].cvvMessage : input.getAttribute('data-message') || '';
     }
     if (check === 'expiry') {
       const parts = value.split('/').map((part) => part.trim());
@@ -157,6 +222,9 @@
       input.addEventListener('input', () => {
         input.setAttribute('data-edited', 'true');
         if (input.getAttribute('aria-invalid') === 'true' && fieldProblem(input) === null) showFieldError(form, input, null);
+        // The security code's length follows the number's brand: a corrected number may settle it.
+        const cvv = input.id === 'pan' ? form.querySelector('#cvv') : null;
+        if (cvv && cvv.getAttribute('aria-invalid') === 'true' && fieldProblem(cvv) === null) showFieldError(form, cvv, null);
       });
       // Leaving a field checks it, unless the customer is only passing through an empty one.
       input.addEventListener('blur', () => {
@@ -182,6 +250,7 @@
         return;
       }
       form.setAttribute('data-submitting', 'true');
+      rememberSubmission(form.getAttribute('data-payment-token'));
       if (button) {
         button.disabled = true;
         button.setAttribute('aria-busy', 'true');
@@ -213,6 +282,29 @@
     }, SLOW_AFTER_MS);
   }
 
+  // The page after the form's post learns how long the customer has waited already: a waiting page that comes after
+  // a slow answer must not start over with "a few seconds". Read once, by the first page that loads.
+  const SUBMITTED_AT_KEY = 'payrail-submitted-at';
+
+  function rememberSubmission(token) {
+    try {
+      window.sessionStorage.setItem(SUBMITTED_AT_KEY, JSON.stringify({ token, at: Date.now() }));
+    } catch (_error) {
+      // storage refused (private mode): the waiting page counts from its own start
+    }
+  }
+
+  function takeSubmittedAt() {
+    try {
+      const stored = JSON.parse(window.sessionStorage.getItem(SUBMITTED_AT_KEY) || 'null');
+      window.sessionStorage.removeItem(SUBMITTED_AT_KEY);
+      const token = window.location.pathname.split('/')[2];
+      return stored && stored.token === token && typeof stored.at === 'number' && stored.at <= Date.now() ? stored.at : null;
+    } catch (_error) {
+      return null;
+    }
+  }
+
   // ---- (3) redirects -------------------------------------------------------------------------
 
   function setUpRedirects() {
@@ -238,25 +330,37 @@
     }
   }
 
-  function setUpPoller(waiting) {
+  function setUpPoller(waiting, submittedAt) {
     const statusUrl = waiting.getAttribute('data-status-url');
-    const startedAt = Date.now();
+    // The wait began with the form's post, when this page follows it.
+    const startedAt = submittedAt === null ? Date.now() : submittedAt;
     // The payment is already over: straight on to where it ends, no first poll.
     const goTo = waiting.getAttribute('data-go-to');
     if (goTo && isNavigable(goTo)) {
       window.location.replace(goTo);
       return;
     }
-    window.setTimeout(() => {
+    // Once slow, the page says so instead of "a few seconds", and never goes back to it.
+    function explainSlowBank() {
       const note = document.getElementById('slow-note');
       if (!note || waiting.classList.contains('waiting-stopped')) return;
       note.textContent = waiting.getAttribute('data-slow-message') || '';
       note.hidden = false;
-    }, SLOW_AFTER_MS);
+      const message = document.getElementById('waiting-message');
+      if (message) message.hidden = true;
+    }
+    const waitedMs = Date.now() - startedAt;
+    if (waitedMs >= SLOW_AFTER_MS) explainSlowBank();
+    else window.setTimeout(explainSlowBank, SLOW_AFTER_MS - waitedMs);
 
     function giveUp() {
       const message = document.getElementById('waiting-message');
-      if (message) message.textContent = waiting.getAttribute('data-timeout-message') || '';
+      if (message) {
+        message.textContent = waiting.getAttribute('data-timeout-message') || '';
+        message.hidden = false;
+      }
+      const note = document.getElementById('slow-note');
+      if (note) note.hidden = true;
       waiting.classList.add('waiting-stopped');
       const checkAgain = document.getElementById('check-again');
       if (checkAgain) checkAgain.hidden = false;
@@ -299,6 +403,7 @@
 
   function start() {
     forgetFormPost();
+    const submittedAt = takeSubmittedAt();
     const cardForm = document.getElementById('card-form');
     if (cardForm) {
       setUpFormatting(cardForm);
@@ -309,7 +414,7 @@
     if (paymentForm) setUpValidation(paymentForm);
     setUpRedirects();
     const waiting = document.querySelector('#waiting[data-status-url]');
-    if (waiting) setUpPoller(waiting);
+    if (waiting) setUpPoller(waiting, submittedAt);
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

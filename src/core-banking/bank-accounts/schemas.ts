@@ -127,7 +127,7 @@ export const NewBankAccountResponse = Type.Object(
     message: Type.String(),
     id: Type.Integer({ description: "the new record's id; it is pending until an operator approves it" }),
   },
-  { examples: [{ success: true, status: 200, message: 'the bank account was added and awaits approval', id: 12 }] },
+  { examples: [{ success: true, status: 200, message: 'the bank account was added and awaits approval', id: 3 }] },
 );
 
 export const DeleteBankAccountBody = Type.Object(
@@ -138,7 +138,7 @@ export const DeleteBankAccountBody = Type.Object(
     ),
     provider: Type.Optional(Type.Enum(BANK_ACCOUNT_PROVIDERS, { description: "must be the record's provider when given" })),
   },
-  { additionalProperties: false, examples: [{ id: 12, account_number: 'GB33BUKB20201555555555', provider: 'iban' }] },
+  { additionalProperties: false, examples: [{ id: 3, account_number: 'GB33BUKB20201555555555', provider: 'iban' }] },
 );
 
 export const SuccessResponse = Type.Object({ success: Type.Literal(true), status: Type.Literal(200) }, { examples: [{ success: true, status: 200 }] });

@@ -52,7 +52,7 @@ export const BankCardCreateBody = Type.Object(
     examples: [
       {
         merchant_private_key: 'sk_sandbox_Q7mXc2Lr9VwT4bNf8KsY1hGd6JpZ0aEu3oWi5RtB2xM',
-        bank_account_id: 12,
+        bank_account_id: 1,
         card_type: 'virtual',
         holder_first_name: 'Ada',
         holder_last_name: 'Lovelace',
@@ -61,7 +61,7 @@ export const BankCardCreateBody = Type.Object(
       },
       {
         merchant_private_key: 'sk_sandbox_Q7mXc2Lr9VwT4bNf8KsY1hGd6JpZ0aEu3oWi5RtB2xM',
-        bank_account_id: 12,
+        bank_account_id: 1,
         card_type: 'physical',
         holder_first_name: 'Ada',
         holder_last_name: 'Lovelace',
@@ -111,7 +111,7 @@ export const BankCardCreateResponse = Type.Union(
           card_mask: '400000******4821',
           exp_month: 1,
           exp_year: 2028,
-          bank_account_id: 12,
+          bank_account_id: 1,
           holder_first_name: 'Ada',
           holder_last_name: 'Lovelace',
         },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { cancelMoneyCharge, createMoneyCharge, declineMoneyCharge, listUserMoneyCharges, payMoneyCharge } from '../../flows/money-charges.ts';
 import {
   ChargeEnvelope,
+  CancelChargeBody,
   ChargeIdBody,
   ChargeListEnvelope,
   ChargeListQuery,
@@ -113,7 +114,7 @@ export async function moneyChargeRoutes(app: FastifyInstance): Promise<void> {
           "Needs a live session (header session-token). Only the requester cancels; another user's charge answers 404 like a missing one; a charge no longer pending, 409.",
         tags,
         security,
-        body: ChargeIdBody,
+        body: CancelChargeBody,
         response: { 200: DoneEnvelope, ...changeErrors },
       },
     },

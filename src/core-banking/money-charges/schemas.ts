@@ -23,7 +23,7 @@ export const CreateChargeBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ payer: 'grace@example.com', amount: 12.5, currency: 'EUR', description: 'Dinner on Friday', privacy: 'private' }],
+    examples: [{ payer: 'alan@example.com', amount: 12.5, currency: 'GBP', description: 'Dinner on Friday', privacy: 'private' }],
   },
 );
 
@@ -36,12 +36,14 @@ export const ChargeListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ChargeIdBody = Type.Object({ id: chargeId }, { additionalProperties: false, examples: [{ id: 88 }] });
+// The examples' ids are the demo seed's: #1 and #2 ask the demo person for money, #3 is the one the create example sends.
+export const ChargeIdBody = Type.Object({ id: chargeId }, { additionalProperties: false, examples: [{ id: 1 }] });
+export const CancelChargeBody = Type.Object({ id: chargeId }, { additionalProperties: false, examples: [{ id: 3 }] });
 
 // spec 4: decline takes id (required) and privacy.
 export const DeclineChargeBody = Type.Object(
   { id: chargeId, privacy: Type.Optional(privacy({ description: "the declined charge's privacy from now on" })) },
-  { additionalProperties: false, examples: [{ id: 88, privacy: 'private' }] },
+  { additionalProperties: false, examples: [{ id: 2, privacy: 'private' }] },
 );
 
 const Charge = Type.Object({

@@ -1,16 +1,17 @@
 import type { ErrorObject } from 'ajv';
 import type { CurrencyTable } from '../../domain/currencies.ts';
 import type { FieldError } from '../../domain/payment-request.ts';
-import { CARD_EXPIRES_PATTERN, CVV_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../contract/card-schema.ts';
+import { CARD_EXPIRES_PATTERN, CVV_PATTERN, HOLDER_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../contract/card-schema.ts';
 import { AMOUNT_STRING_PATTERN, COUNTRY_FORMAT, CURRENCY_FORMAT, DATE_YYYYMMDD_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from './schemas.ts';
 
 const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [NO_CONTROL_CHARACTERS_PATTERN]: 'must not contain control characters',
   [HTTP_URL_PATTERN]: 'must be an http or https URL',
   [AMOUNT_STRING_PATTERN]: 'must be the digits of a positive integer without a leading zero',
-  [PAN_PATTERN]: 'must be 16 to 19 digits, optionally separated by spaces',
+  [PAN_PATTERN]: 'must be 12 to 19 digits, optionally separated by spaces',
   [CARD_EXPIRES_PATTERN]: 'must be mm/yyyy with a month from 01 to 12',
-  [CVV_PATTERN]: 'must be exactly 3 digits',
+  [CVV_PATTERN]: 'must be 3 digits (4 for American Express)',
+  [HOLDER_PATTERN]: 'must be letters of any script, spaces, dots, apostrophes or hyphens, with at least one letter',
 };
 
 const FORMAT_MESSAGES: Readonly<Record<string, string>> = {

@@ -1,3 +1,4 @@
+import { normalizeHolder } from '../../contract/card-schema.ts';
 import type { BrowserInput, CardInput, CreatePaymentRequest, CustomerInput, PaymentVariant } from '../../domain/payment-request.ts';
 import type { CreatePaymentBodyAInput, CreatePaymentBodyBInput } from './schemas.ts';
 
@@ -35,7 +36,7 @@ function normalizeCard(card: Card): CardInput {
     panDigits: card.pan.replaceAll(' ', ''),
     expiryMonth: Number(month),
     expiryYear: Number(year),
-    holder: card.holder,
+    holder: normalizeHolder(card.holder),
     cvv: card.cvv,
   };
 }

@@ -3,6 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ISO_3166_ALPHA2 } from '../../domain/countries.ts';
 import type { CurrencyTable } from '../../domain/currencies.ts';
+import { cardRuleErrors } from '../../contract/card-schema.ts';
 import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from './create-errors.ts';
 import { normalizeBodyA, normalizeBodyB, parseAmountMinor } from './normalize-create.ts';
 import type { CreatePaymentRequest, FieldError } from '../../domain/payment-request.ts';
@@ -120,6 +121,8 @@ export function createPaymentValidator(options: CreatePaymentValidatorOptions): 
     if (!errors.some((error) => error.field === 'amount')) {
       errors.push(...amountErrors(body['amount'], amountMinorMax));
     }
+    const card = valid ? (body as CreatePaymentBodyAInput).card : undefined;
+    if (card !== undefined) errors.push(...cardRuleErrors(card));
     if (!valid || errors.length > 0) return { ok: false, errors: dedupeFieldErrors(errors) };
     const request = detection.spelling === 'A' ? normalizeBodyA(body as CreatePaymentBodyAInput) : normalizeBodyB(body as CreatePaymentBodyBInput);
     return { ok: true, request };

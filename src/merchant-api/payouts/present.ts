@@ -1,10 +1,10 @@
 import { commissionFor } from '../../domain/commission.ts';
-import { checkoutUrl } from '../../domain/public-urls.ts';
-import { selectorUrl } from '../../domain/selector-urls.ts';
+import { payoutStatusUrl } from '../../domain/public-urls.ts';
 import type { PaymentRow } from '../../store/payments-repo.ts';
 
 // spec 2.4: the payout-create response; processingUrl is keyed by the alias of the gateway the payout went through,
-// and payout names the payout with its status beside spec 2.4's payment object.
+// and payout names the payout with its status beside spec 2.4's payment object. Both URLs lead to the payout's
+// read-only status page (a payout has no customer step to take).
 export function presentCreatedPayout(publicUrl: string, payout: PaymentRow, gatewayAlias: string) {
   return {
     success: true as const,
@@ -12,8 +12,8 @@ export function presentCreatedPayout(publicUrl: string, payout: PaymentRow, gate
     status: 200,
     errors: [],
     token: payout.token,
-    processingUrl: [{ [gatewayAlias]: checkoutUrl(publicUrl, payout) }],
-    selectorUrl: selectorUrl(publicUrl, payout),
+    processingUrl: [{ [gatewayAlias]: payoutStatusUrl(publicUrl, payout) }],
+    selectorUrl: payoutStatusUrl(publicUrl, payout),
     payment: {
       amount: payout.amountMinor,
       currency: payout.currency,

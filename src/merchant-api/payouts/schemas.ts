@@ -33,7 +33,7 @@ const PayoutCardSchema = Type.Object(
     pan: Type.String({
       maxLength: PAN_TEXT_LENGTH_MAX,
       pattern: PAN_PATTERN,
-      description: "The recipient's card number: 16 to 19 digits (spaces allowed between them) passing the Luhn check. Only its mask is stored",
+      description: "The recipient's card number: 12 to 19 digits (spaces allowed between them) passing the Luhn check. Only its mask is stored",
     }),
   },
   { additionalProperties: false, description: 'The recipient card; required (and only accepted) for requisite_type card' },

@@ -1,0 +1,46 @@
+import type { Config } from '../config.ts';
+import { adminClient } from './admin-client.ts';
+import type { CliOptionValues } from './parse-command-line.ts';
+import { locateServer } from './server-location.ts';
+
+export interface AdminCommandLine {
+  command: string;
+  action: string;
+  arguments: string[];
+  values: CliOptionValues;
+}
+
+// The commands that talk to a running server over the admin API; each loads only its own module.
+export async function runAdminCommand(config: Config, line: AdminCommandLine, print: (line: string) => void): Promise<void> {
+  const location = locateServer(config, line.values.url, process.env);
+  const client = adminClient(config, location.url, { caFile: location.caFile, source: location.source });
+  const { command, action, values } = line;
+  try {
+    switch (command) {
+      case 'merchant': {
+        const { COMMISSION_ACTIONS, runCommissionCommand } = await import('./commission-commands.ts');
+        if (COMMISSION_ACTIONS.includes(action)) return await runCommissionCommand(client, action, values, print);
+        const { runMerchantCommand } = await import('./merchant-commands.ts');
+        return await runMerchantCommand(client, action, values, print);
+      }
+      case 'dispute': {
+        const { runDisputeCommand } = await import('./dispute-commands.ts');
+        return await runDisputeCommand(client, action, values, print);
+      }
+      case 'conflicts': {
+        const { runConflictCommand } = await import('./conflict-commands.ts');
+        return await runConflictCommand(client, [action, ...line.arguments], values, print);
+      }
+      case 'gateway': {
+        const { runGatewayCommand } = await import('./gateway-commands.ts');
+        return await runGatewayCommand(client, action, { ...values, settingsFile: values['settings-file'] }, print);
+      }
+      default: {
+        const { runCoreBankingCommand } = await import('./core-banking-commands.ts');
+        return await runCoreBankingCommand(client, command, action, { ...values, walletType: values['wallet-type'] }, print);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
