@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.ts';
 import { ADMIN_OPTIONS, COMMANDS } from '../../src/cli/command-specs.ts';
 import { parseCommandLine } from '../../src/cli/parse-command-line.ts';
-import { runCli } from './cli-fixtures.ts';
+import { runCli } from '../support/cli.ts';
 
 // `payrail help`, `payrail <command> --help`, `--version`, and usage errors: exit 2 with a pointer to the help.
 const SPAWNS_A_PROCESS_MS = 90_000;

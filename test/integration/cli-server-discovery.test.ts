@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/cli/cli-error.ts';
 import { testCertificate } from '../support/certificates.ts';
 import { maintenance, migratedServiceDatabase, testEngines } from '../support/databases.ts';
-import { runCli } from './cli-fixtures.ts';
+import { runCli } from '../support/cli.ts';
 
 // `PORT=… npm start`, then `payrail …` without --url: the server says where it listens in the data folder.
 const STARTS_A_SERVICE_MS = 120_000;
