@@ -12,5 +12,7 @@ export default defineConfig({
     // Each worker imports the app's module graph once, not once per file: importing it was the largest share of
     // the suite's time. Files share no state beyond module-level caches keyed by database.
     isolate: false,
+    // Services and CLIs the tests spawn hash passwords at a test cost (the harnesses set the same).
+    env: { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' },
   },
 });

@@ -14,7 +14,7 @@ describe.each(engines)('core banking sessions on %s', (engine) => {
   let harness: Harness;
 
   beforeAll(async () => {
-    harness = await startHarness(engine, { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' });
+    harness = await startHarness(engine);
   });
   afterAll(async () => harness?.close());
 

@@ -77,7 +77,7 @@ describe.each(engines)('delivery of sign-in codes on %s', (engine) => {
   let harness: Harness;
 
   beforeAll(async () => {
-    harness = await startHarness(engine, { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' });
+    harness = await startHarness(engine);
   });
   afterAll(async () => harness?.close());
 

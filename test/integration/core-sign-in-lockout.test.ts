@@ -13,7 +13,7 @@ describe.each(engines)('sign-in lockout on %s', (engine) => {
   let harness: Harness;
 
   beforeAll(async () => {
-    harness = await startHarness(engine, { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' });
+    harness = await startHarness(engine);
   });
   afterAll(async () => harness?.close());
 

@@ -17,7 +17,7 @@ describe.each(engines)('core banking sign-in on %s', (engine) => {
   let idlePreSession: string; // a live pre-session that malformed confirmations leave as it was
 
   beforeAll(async () => {
-    harness = await startHarness(engine, { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' });
+    harness = await startHarness(engine);
     const person = await createPerson(harness);
     idlePreSession = (await login(harness, person.email, TEST_PASSWORD, '198.51.100.4')).json().session_token;
   });
