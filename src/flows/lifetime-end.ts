@@ -1,15 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { exchangeInFlight } from '../domain/adapter-exchange.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
-import { interpretStatusAnswer } from '../domain/status-answer.ts';
 import type { Db } from '../store/database.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
 import { findPaymentById, lockPayment, transitionPayment } from '../store/processing-repo.ts';
-import { buildStatusRequest } from './adapter-requests.ts';
 import { queueFinalWork } from './apply-gateway-outcome.ts';
 import { gatewayOfPayment } from './gateways.ts';
-import { applyStatusAnswer } from './payout-status.ts';
 import type { ProcessingDeps } from './process-payment.ts';
+import { lookUpStatus } from './status-lookup.ts';
 
 const TO_EXPIRED = {
   init: decideTransition('init', 'expired', NO_FINAL_CHANGE),
@@ -54,29 +52,10 @@ function isOverdue(payment: LifetimeFields, now: Date): boolean {
 }
 
 // The status the last check left the payment in; null when it has no gateway to ask.
-async function lastStatusCheck(deps: ProcessingDeps, payment: NonNullable<Awaited<ReturnType<typeof findPaymentById>>>, log?: FastifyBaseLogger) {
+async function lastStatusCheck(deps: ProcessingDeps, payment: PaymentRow, log?: FastifyBaseLogger): Promise<string | null> {
   const gateway = await gatewayOfPayment(deps.context, payment);
   if (!gateway) return null;
-  const request = buildStatusRequest(payment, gateway.settings);
-  const timeoutMs = methodSettingsOf(gateway.settings, 'status').responseTimeoutS * 1000;
-  const call = await deps.adapterClient.call(gateway.settings, 'status', request, timeoutMs);
-  const reading = interpretStatusAnswer(call.answer);
-  const response = call.answer.kind === 'response' ? call.answer.body : call.answer;
-  const ownLog = {
-    kind: 'status',
-    request: { url: call.url, body: request },
-    status: 200,
-    response,
-    duration: call.durationS,
-    note: 'last check before expiry',
-  };
-  const applied = await applyStatusAnswer(deps.context.database.db, payment, reading, {
-    kind: 'status',
-    settings: gateway.settings,
-    extraLogs: [ownLog],
-    authorizationHoldHours: deps.context.config.authorizationHoldHours,
-    rawAnswer: response,
-  });
+  const { reading, applied } = await lookUpStatus(deps, payment, gateway, 'last check before expiry');
   if (reading.kind === 'failed_lookup') log?.warn({ paymentToken: payment.token, reason: reading.reason }, 'last status lookup before expiry failed');
   return applied.payment.status;
 }
