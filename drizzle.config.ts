@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/store/schema.ts',
-  out: './src/store/migrations',
+  schema: './src/payments/store/schema.ts',
+  out: './src/platform/migrations',
 });

@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { createMerchant } from '../src/flows/merchants.ts';
-import { loadTls } from '../src/lib/tls.ts';
-import { openDatabase } from '../src/store/database.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { createMerchant } from '../src/payments/flows/merchants.ts';
+import { loadTls } from '../src/platform/lib/tls.ts';
+import { openDatabase } from '../src/platform/database.ts';
 import { BASELINE_MERCHANT_KEY_FILE, buildBaselineApp, parseLayers } from './lib/baseline-app.ts';
 
 async function main(): Promise<void> {

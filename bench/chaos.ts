@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadTls } from '../src/lib/tls.ts';
+import { loadTls } from '../src/platform/lib/tls.ts';
 import { newBenchDatabase } from './lib/bench-databases.ts';
 import { CleanupStack } from './lib/cleanup.ts';
 import { freePort } from './lib/server-process.ts';

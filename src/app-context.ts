@@ -1,8 +1,8 @@
-import type { Config } from './config.ts';
-import type { AdapterClient } from './gateways/http-adapter-client.ts';
-import type { CurrencyTable } from './domain/currencies.ts';
-import type { Database } from './store/database.ts';
-import type { Environment } from './store/merchants-repo.ts';
+import type { Config } from './platform/config.ts';
+import type { AdapterClient } from './payments/gateways/http-adapter-client.ts';
+import type { CurrencyTable } from './platform/lib/currencies.ts';
+import type { Database } from './platform/database.ts';
+import type { Environment } from './payments/store/merchants-repo.ts';
 
 // Everything a request handler may reach, built once at start-up.
 export interface AppContext {

@@ -2,8 +2,8 @@ import { CliError, EXIT_CODES, type ExitCode } from './cli/cli-error.ts';
 import { COMMANDS } from './cli/command-specs.ts';
 import { parseCommandLine } from './cli/parse-command-line.ts';
 import { payrailVersion } from './cli/version.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { DataDirLockedError } from './lib/data-dir.ts';
+import { ConfigError, loadConfig, type Config } from './platform/config.ts';
+import { DataDirLockedError } from './platform/lib/data-dir.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
       return start(config, line.values.role, line.values.transport);
     case 'migrate': {
       // Loaded on demand: admin commands should start fast, without the database engines.
-      const { openStore } = await import('./runtime/open-store.ts');
+      const { openStore } = await import('./platform/runtime/open-store.ts');
       const store = await openStore(config);
       await store.close();
       print(`migrations applied (${config.databaseUrl ? 'postgres' : `pglite in ${config.dataDir}`})`);
@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
 async function start(config: Config, role: string, transport: string | undefined): Promise<number> {
   if (role === 'sandbox-adapter') {
     if (transport !== undefined && transport !== 'http' && transport !== 'rabbit') throw new CliError(`unknown transport "${transport}": http | rabbit`);
-    const { startSandboxAdapterRole } = await import('./runtime/start-sandbox-adapter.ts');
+    const { startSandboxAdapterRole } = await import('./platform/runtime/start-sandbox-adapter.ts');
     return waitForSignal(await startSandboxAdapterRole(config, print, transport ?? config.sandboxAdapterTransport));
   }
   if (transport !== undefined) {
@@ -52,7 +52,7 @@ async function start(config: Config, role: string, transport: string | undefined
   if (role !== 'all' && role !== 'api' && role !== 'worker') {
     throw new CliError(`unknown role "${role}": all | api | worker | sandbox-adapter`);
   }
-  const { startApi } = await import('./runtime/start-api.ts');
+  const { startApi } = await import('./platform/runtime/start-api.ts');
   const running = await startApi(config, print, { api: role !== 'worker', worker: role !== 'api' });
   return waitForSignal(running);
 }

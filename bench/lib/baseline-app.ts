@@ -4,25 +4,25 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { eq, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../src/app-context.ts';
-import type { Config } from '../../src/config.ts';
-import { buildCurrencyTable } from '../../src/domain/currencies.ts';
-import { createAdapterClient } from '../../src/gateways/http-adapter-client.ts';
-import { createPayment } from '../../src/flows/create-payment.ts';
-import { bearerToken } from '../../src/lib/bearer.ts';
-import { constantTimeEqual, randomHex } from '../../src/lib/crypto.ts';
-import { looksLikeMerchantKey, merchantKeyDigest } from '../../src/lib/merchant-key.ts';
-import { registerErrorHandling } from '../../src/lib/error-handler.ts';
-import { ApiError } from '../../src/lib/errors.ts';
-import { loggerOptions } from '../../src/lib/logger.ts';
-import { registerMerchantAuth } from '../../src/merchant-api/auth.ts';
-import { registerIdempotency } from '../../src/merchant-api/idempotency.ts';
-import type { CreatePaymentRequest } from '../../src/domain/payment-request.ts';
-import { normalizeBodyA } from '../../src/merchant-api/payments/normalize-create.ts';
-import { CreatePaymentResponse, CreatePaymentResponseA } from '../../src/merchant-api/payments/responses.ts';
-import { CreatePaymentBody, CreatePaymentBodyA, type CreatePaymentBodyAInput } from '../../src/merchant-api/payments/schemas.ts';
-import { addPaymentFormats, createPaymentValidator } from '../../src/merchant-api/payments/validate-create.ts';
-import type { Database } from '../../src/store/database.ts';
-import { merchantKeys, merchants, payments } from '../../src/store/schema.ts';
+import type { Config } from '../../src/platform/config.ts';
+import { buildCurrencyTable } from '../../src/platform/lib/currencies.ts';
+import { createAdapterClient } from '../../src/payments/gateways/http-adapter-client.ts';
+import { createPayment } from '../../src/payments/flows/create-payment.ts';
+import { bearerToken } from '../../src/platform/lib/bearer.ts';
+import { constantTimeEqual, randomHex } from '../../src/platform/lib/crypto.ts';
+import { looksLikeMerchantKey, merchantKeyDigest } from '../../src/platform/lib/merchant-key.ts';
+import { registerErrorHandling } from '../../src/platform/lib/error-handler.ts';
+import { ApiError } from '../../src/platform/lib/errors.ts';
+import { loggerOptions } from '../../src/platform/lib/logger.ts';
+import { registerMerchantAuth } from '../../src/payments/routes/merchant-api/auth.ts';
+import { registerIdempotency } from '../../src/payments/routes/merchant-api/idempotency.ts';
+import type { CreatePaymentRequest } from '../../src/payments/domain/payment-request.ts';
+import { normalizeBodyA } from '../../src/payments/routes/merchant-api/payments/normalize-create.ts';
+import { CreatePaymentResponse, CreatePaymentResponseA } from '../../src/payments/routes/merchant-api/payments/responses.ts';
+import { CreatePaymentBody, CreatePaymentBodyA, type CreatePaymentBodyAInput } from '../../src/payments/routes/merchant-api/payments/schemas.ts';
+import { addPaymentFormats, createPaymentValidator } from '../../src/payments/routes/merchant-api/payments/validate-create.ts';
+import type { Database } from '../../src/platform/database.ts';
+import { merchantKeys, merchants, payments } from '../../src/payments/store/schema.ts';
 import { insertPaymentRaw } from './raw-payment-insert.ts';
 
 // Payrail's layers, each added to the bare baseline on request (bench/probe.ts), to see what each costs.
@@ -194,7 +194,7 @@ function paymentInsert(database: Database, layers: ReadonlySet<PayrailLayer>, de
   };
 }
 
-// src/merchant-api/auth.ts with findKeyOwner's SELECT prepared once (named statement) instead of built per request.
+// src/payments/routes/merchant-api/auth.ts with findKeyOwner's SELECT prepared once (named statement) instead of built per request.
 function registerPreparedMerchantAuth(scope: FastifyInstance, database: Database): void {
   const findKeyOwner = database.db
     .select({ merchantId: merchantKeys.merchantId, merchantStatus: merchants.status, environment: merchantKeys.environment, keyDigest: merchantKeys.keyDigest })

@@ -1,6 +1,6 @@
-import { randomHex } from '../../src/lib/crypto.ts';
-import type { CreatePaymentRequest } from '../../src/domain/payment-request.ts';
-import type { Db } from '../../src/store/database.ts';
+import { randomHex } from '../../src/platform/lib/crypto.ts';
+import type { CreatePaymentRequest } from '../../src/payments/domain/payment-request.ts';
+import type { Db } from '../../src/platform/database.ts';
 
 const PAYMENT_TOKEN_BYTES = 16; // as Payrail's create-payment flow
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { buildCurrencyTable } from '../../src/domain/currencies.ts';
-import { randomBase64Url } from '../../src/lib/crypto.ts';
-import { createAdapterClient } from '../../src/gateways/http-adapter-client.ts';
-import { openDatabase, type Database } from '../../src/store/database.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { buildCurrencyTable } from '../../src/platform/lib/currencies.ts';
+import { randomBase64Url } from '../../src/platform/lib/crypto.ts';
+import { createAdapterClient } from '../../src/payments/gateways/http-adapter-client.ts';
+import { openDatabase, type Database } from '../../src/platform/database.ts';
 import { PAYMENT_BODY_A } from './measure.ts';
 
 // The real app (buildApp, every hook and schema) on the bench database, driven in-process with inject(),

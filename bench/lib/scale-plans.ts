@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/flows/find-payments.ts';
-import type { Db } from '../../src/store/database.ts';
-import { paymentListQueries, type MerchantScope, type PaymentListFilter } from '../../src/store/payments-repo.ts';
+import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/payments/flows/find-payments.ts';
+import type { Db } from '../../src/platform/database.ts';
+import { paymentListQueries, type MerchantScope, type PaymentListFilter } from '../../src/payments/store/payments-repo.ts';
 
 export interface ListPlan {
   title: string;

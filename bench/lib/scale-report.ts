@@ -1,4 +1,4 @@
-import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/flows/find-payments.ts';
+import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/payments/flows/find-payments.ts';
 import type { ListPlan } from './scale-plans.ts';
 import { OPERATIONS, PAGE_100_QUERY, type Latencies, type OperationName } from './scale-measure.ts';
 import { replaceMarkedSection } from './report.ts';

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { getCACertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import type { Config } from '../config.ts';
+import type { Config } from '../platform/config.ts';
 import { CliError, EXIT_CODES } from './cli-error.ts';
-import { selfSignedCertPath } from '../lib/tls.ts';
-import { adminKeyPath } from '../runtime/secrets.ts';
+import { selfSignedCertPath } from '../platform/lib/tls.ts';
+import { adminKeyPath } from '../platform/runtime/secrets.ts';
 
 const ADMIN_REQUEST_TIMEOUT_MS = 15_000;
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../platform/config.ts';
 import { adminClient } from './admin-client.ts';
 import type { CliOptionValues } from './parse-command-line.ts';
 import { locateServer } from './server-location.ts';

@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts';
-import { readServerAddress } from '../runtime/server-address-file.ts';
+import type { Config } from '../platform/config.ts';
+import { readServerAddress } from '../platform/runtime/server-address-file.ts';
 import { CliError } from './cli-error.ts';
 
 export interface ServerLocation {

@@ -1,6 +1,6 @@
 import { interactionLog } from '../../packages/adapter-kit/src/interaction-log.ts';
 import type { AdapterLog } from '../../packages/adapter-kit/src/response-schema.ts';
-import { redactForLog, type SensitiveCardData } from '../lib/redact.ts';
+import { redactForLog, type SensitiveCardData } from '../platform/lib/redact.ts';
 
 // Log items travel back to the core and end up stored with the payment, so they are redacted with Payrail's own
 // redaction (lib/redact.ts, stricter than the kit's default), the card of the request masked wherever it shows up.

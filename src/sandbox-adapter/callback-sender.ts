@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { callbackRequestOf } from '../../packages/adapter-kit/src/callback-crypto.ts';
 import type { CallbackClaims } from '../../packages/adapter-kit/src/response-schema.ts';
-import type { Secret } from '../lib/secret.ts';
+import type { Secret } from '../platform/lib/secret.ts';
 
 export const CALLBACK_ATTEMPTS_MAX = 3;
 export const CALLBACK_RETRY_DELAY_MS = 1000;

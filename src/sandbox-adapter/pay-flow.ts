@@ -1,5 +1,5 @@
-import { isExpired, parseFormExpiry } from '../domain/card-checks.ts';
-import { maskPanText } from '../lib/redact.ts';
+import { isExpired, parseFormExpiry } from '../platform/lib/card-checks.ts';
+import { maskPanText } from '../platform/lib/redact.ts';
 import { behaviourOf, finalAnswerOf, isOnAllowedOrigin, newGatewayToken, sleepUnlessClosing, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { cardOnFilePayFlow, withRecurringToken } from './recurring-flow.ts';
 import { requestFingerprint, sealCallbackKey } from './sandbox-keys.ts';

@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { adapterRoutes } from '../../packages/adapter-kit/src/http-server.ts';
-import type { Db } from '../store/database.ts';
+import type { Db } from '../platform/database.ts';
 import { redactSandboxLog } from './adapter-logs.ts';
 import { CALLBACK_POLL_MS_DEFAULT, startCallbackPoller, type CallbackPoller } from './callback-poller.ts';
 import { payFlow, payoutFlow } from './pay-flow.ts';
@@ -29,7 +29,7 @@ import {
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
 import { confirmRequestFlow, declineRequestFlow } from './confirm-flow.ts';
-import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../contract/adapter-contract.ts';
+import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../payments/contract/adapter-contract.ts';
 import { confirmSecureCodeFlow, resendOtpFlow } from './otp-flow.ts';
 import { nextPaymentStepFlow } from './next-step-flow.ts';
 import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
-import { decryptWithMasterKey, encryptWithMasterKey } from '../lib/crypto.ts';
-import { Secret } from '../lib/secret.ts';
+import { decryptWithMasterKey, encryptWithMasterKey } from '../platform/lib/crypto.ts';
+import { Secret } from '../platform/lib/secret.ts';
 
 // Everything the sandbox adapter keys with its own secret (PAYRAIL_SANDBOX_ADAPTER_SECRET or the generated
 // <data dir>/sandbox-adapter.key): the X-SIGNATURE it accepts, the callbacks it signs, the merchant keys it keeps

@@ -1,8 +1,8 @@
 import { rootCertificates } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Agent, type Dispatcher } from 'undici';
-import { loggerOptions } from '../lib/logger.ts';
-import type { Db } from '../store/database.ts';
+import { loggerOptions } from '../platform/lib/logger.ts';
+import type { Db } from '../platform/database.ts';
 import { sandboxAdapterRoutes } from './routes.ts';
 
 const SERVER_BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 // The sandbox test cards (spec 1) and what each one makes the emulated provider do.
 // Served as-is by the main API at GET /api/v1/sandbox/test-cards.
 
-import { SANDBOX_TEST_CARD_NUMBERS as NUMBERS } from '../domain/sandbox-test-cards.ts';
+import { SANDBOX_TEST_CARD_NUMBERS as NUMBERS } from '../platform/lib/sandbox-test-cards.ts';
 
 export type SandboxOperation = 'pay' | 'payout';
 

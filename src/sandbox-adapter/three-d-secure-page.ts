@@ -1,8 +1,8 @@
 // The HTML of the sandbox 3-D Secure emulation (spec 1: a page with two buttons, success / failure).
 // Self-contained: no script, no third-party resource; the CSP below forbids everything else.
-import { ISO_4217_EXPONENTS } from '../domain/currencies.ts';
-import { formatAmount } from '../domain/format-amount.ts';
-import { faviconDataUrl } from '../lib/favicon.ts';
+import { ISO_4217_EXPONENTS } from '../platform/lib/currencies.ts';
+import { formatAmount } from '../platform/lib/format-amount.ts';
+import { faviconDataUrl } from '../platform/lib/favicon.ts';
 import { threeDSecureText, type ThreeDSecureLocale, type ThreeDSecureText } from './three-d-secure-texts.ts';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

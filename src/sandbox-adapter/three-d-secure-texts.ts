@@ -1,5 +1,5 @@
-import type { AmountLocale } from '../domain/format-amount.ts';
-import { preferredPageLocale } from '../lib/accept-language.ts';
+import type { AmountLocale } from '../platform/lib/format-amount.ts';
+import { preferredPageLocale } from '../platform/lib/accept-language.ts';
 
 // The sandbox 3-D Secure page in Payrail's three page languages (spec 2.1: en, zh, jp). The adapter contract
 // carries no locale, so the page does what an issuer's ACS does: it reads the customer's browser language

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ProcessingDeps } from '../flows/process-payment.ts';
-import type { Db } from '../store/database.ts';
-import { claimDueNotifications } from '../store/notification-work-repo.ts';
-import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/processing-repo.ts';
+import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
+import type { Db } from '../platform/database.ts';
+import { claimDueNotifications } from '../payments/store/notification-work-repo.ts';
+import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../payments/store/processing-repo.ts';
 import { voidDueAuthorizations } from './authorization-void.ts';
 import { expireDuePayments } from './expiry.ts';
 import { nextAfterFailure } from './failed-work.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../src/store/database.ts';
+import type { Database } from '../../src/platform/database.ts';
 
 export interface BulkPayments {
   merchantId: number;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { newToken, tokenDigest, tokenDisplayPrefix } from '../../src/lib/core-tokens.ts';
-import { insertAppToken } from '../../src/store/app-tokens-repo.ts';
-import type { Db } from '../../src/store/database.ts';
-import { users, userMemberships } from '../../src/store/schema.ts';
-import { insertSession } from '../../src/store/sessions-repo.ts';
+import { newToken, tokenDigest, tokenDisplayPrefix } from '../../src/platform/lib/core-tokens.ts';
+import { insertAppToken } from '../../src/core-banking/store/app-tokens-repo.ts';
+import type { Db } from '../../src/platform/database.ts';
+import { users, userMemberships } from '../../src/payments/store/schema.ts';
+import { insertSession } from '../../src/core-banking/store/sessions-repo.ts';
 
 // Core banking fixtures written straight into the real database, so a test of one endpoint needs no other
 // endpoint: a profile, a business account, a live session, an app token. Sign-in itself is tested through its API.

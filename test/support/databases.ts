@@ -3,13 +3,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openDatabase, type Database, type Engine } from '../../src/store/database.ts';
+import { openDatabase, type Database, type Engine } from '../../src/platform/database.ts';
 
 // Integration tests run on both engines. PostgreSQL comes from TEST_DATABASE_URL (or DATABASE_URL);
 // each test file gets a fresh database on that server, dropped when the file ends.
 const maintenanceUrl = process.env['TEST_DATABASE_URL'] ?? process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const runningInCi = process.env['CI'] === 'true';
-const migrationsFolder = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
+const migrationsFolder = fileURLToPath(new URL('../../src/platform/migrations', import.meta.url));
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: maintenanceUrl, connectionTimeoutMillis: 3000 });

@@ -1,10 +1,10 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildOptions } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { buildCurrencyTable } from '../../src/domain/currencies.ts';
-import { randomBase64Url } from '../../src/lib/crypto.ts';
-import { createAdapterClient } from '../../src/gateways/http-adapter-client.ts';
-import type { Database, Engine } from '../../src/store/database.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { buildCurrencyTable } from '../../src/platform/lib/currencies.ts';
+import { randomBase64Url } from '../../src/platform/lib/crypto.ts';
+import { createAdapterClient } from '../../src/payments/gateways/http-adapter-client.ts';
+import type { Database, Engine } from '../../src/platform/database.ts';
 import { openTestDatabase } from './databases.ts';
 
 export interface TestMerchant {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { LedgerAccount } from '../../src/domain/ledger-postings.ts';
-import type { DbOrTx } from '../../src/store/database.ts';
+import type { LedgerAccount } from '../../src/ledger/domain/ledger-postings.ts';
+import type { DbOrTx } from '../../src/platform/database.ts';
 
 export type MerchantAccounts = Record<'available' | 'hold' | 'fees' | 'customers' | 'payouts', number>;
 

@@ -5,9 +5,9 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { loadConfig } from '../../src/config.ts';
-import type { Engine } from '../../src/store/database.ts';
-import { startApi, type RunningApi } from '../../src/runtime/start-api.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import type { Engine } from '../../src/platform/database.ts';
+import { startApi, type RunningApi } from '../../src/platform/runtime/start-api.ts';
 import { maintenance, migratedServiceDatabase } from './databases.ts';
 
 export interface ServerHarness {

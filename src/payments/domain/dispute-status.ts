@@ -1,0 +1,94 @@
+// A merchant's dispute of a payment and its one-way life (issue 8): opened by the merchant, reviewed and resolved by
+// an operator. The disputed amount is held from the merchant's available balance while the dispute is open; a won
+// dispute gives it back, a lost one sends it to the customer.
+//
+//   open ──review──▶ under_review
+//   open | under_review ──resolve won──▶ won    (final)
+//   open | under_review ──resolve lost─▶ lost   (final)
+
+import { disputeLost, disputeWon, type LedgerPosting } from '../../ledger/domain/ledger-postings.ts';
+
+export const DISPUTE_STATUSES = ['open', 'under_review', 'won', 'lost'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+export const DISPUTE_OUTCOMES = ['won', 'lost'] as const;
+type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+const FINAL_DISPUTE_STATUSES: readonly DisputeStatus[] = Object.freeze(['won', 'lost']);
+
+// Disputes whose amount still counts against the payment: held (open, under review) or gone to the customer (lost).
+export const COUNTED_DISPUTE_STATUSES: readonly DisputeStatus[] = Object.freeze(['open', 'under_review', 'lost']);
+
+export type DisputeAction = { kind: 'review' } | { kind: 'resolve'; outcome: DisputeOutcome };
+
+const TRANSITIONS: Readonly<Record<DisputeStatus, readonly DisputeStatus[]>> = {
+  open: ['under_review', 'won', 'lost'],
+  under_review: ['won', 'lost'],
+  won: [],
+  lost: [],
+};
+
+declare const decided: unique symbol;
+
+// A legal move of a dispute; the store writes it only while the dispute still has `from`.
+export interface DisputeTransition {
+  readonly from: DisputeStatus;
+  readonly to: DisputeStatus;
+  readonly final: boolean;
+  readonly [decided]: true;
+}
+
+export type DisputeDecision = { ok: true; transition: DisputeTransition } | { ok: false; reason: string };
+
+function isDisputeStatus(value: unknown): value is DisputeStatus {
+  return typeof value === 'string' && (DISPUTE_STATUSES as readonly string[]).includes(value);
+}
+
+function targetOf(action: DisputeAction): DisputeStatus {
+  return action.kind === 'review' ? 'under_review' : action.outcome;
+}
+
+// What an operator's action does to a dispute with status `from`: the move, or why it is refused.
+export function decideDisputeAction(from: DisputeStatus, action: DisputeAction): DisputeDecision {
+  const to = targetOf(action);
+  if (!isDisputeStatus(from) || !TRANSITIONS[from].includes(to)) {
+    const verb = action.kind === 'review' ? 'put under review' : `resolved as ${to}`;
+    const why = FINAL_DISPUTE_STATUSES.includes(from)
+      ? 'it is already resolved'
+      : action.kind === 'review'
+        ? 'only an open dispute can be'
+        : 'its status forbids it';
+    return { ok: false, reason: `a dispute that is ${from} cannot be ${verb}: ${why}` };
+  }
+  return { ok: true, transition: Object.freeze({ from, to, final: FINAL_DISPUTE_STATUSES.includes(to) }) as DisputeTransition };
+}
+
+// What a move posts to the ledger: resolving releases the hold the opening took (won) or sends it to the customer
+// (lost); a review moves no money.
+export function postingForDisputeTransition(transition: DisputeTransition, amountMinor: number, currency: string): LedgerPosting | null {
+  if (transition.to === 'won') return disputeWon(amountMinor, currency);
+  if (transition.to === 'lost') return disputeLost(amountMinor, currency);
+  return null;
+}
+
+export interface DisputedPayment {
+  operationType: 'pay' | 'payout';
+  status: string;
+  capturedMinor: number | null;
+  refundedMinor: number;
+}
+
+const DISPUTABLE_PAYMENT_STATUSES: readonly string[] = Object.freeze(['approved', 'refunded']);
+
+export type Disputability = { ok: true; disputableMinor: number } | { ok: false; reason: string };
+
+// How much of a payment may still be disputed: what it captured, less what was refunded and what other disputes
+// hold or lost (`disputedMinor`). Only a captured pay (approved, or partly refunded) can be disputed.
+export function disputabilityOf(payment: DisputedPayment, disputedMinor: number): Disputability {
+  if (payment.operationType !== 'pay') return { ok: false, reason: 'a payout cannot be disputed' };
+  if (!DISPUTABLE_PAYMENT_STATUSES.includes(payment.status)) {
+    return { ok: false, reason: `the payment is ${payment.status}: only an approved or refunded payment can be disputed` };
+  }
+  const disputableMinor = Math.max(0, (payment.capturedMinor ?? 0) - payment.refundedMinor - disputedMinor);
+  return { ok: true, disputableMinor };
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
+import { postingForTransition } from '../../ledger/domain/ledger-postings.ts';
+import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
+import { AUTHORIZATION_HOLD_HOURS_DEFAULT } from '../../platform/config.ts';
+import { mapRequisites } from '../domain/requisites.ts';
+import { currentPendingStep, nextPendingStep } from '../domain/pending-step.ts';
+import type { GatewaySettings } from '../contract/gateway-settings.ts';
+import { maskCardData, redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
+import type { ConflictRow } from '../store/conflicts-repo.ts';
+import type { Db } from '../../platform/database.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+import { queueNotification } from './notification-events.ts';
+import {
+  finishOpenWork,
+  insertPaymentLogs,
+  lockPayment,
+  postedPaymentOf,
+  transitionPayment,
+  updatePayment,
+  writeOutcome,
+  type DbOrTx,
+  type OutcomeRow,
+  type OutcomeSelection,
+  type PaymentChanges,
+  type PaymentLogInput,
+  type Tx,
+} from '../store/processing-repo.ts';
+import { recordConflict } from './payment-conflicts.ts';
+
+export interface OutcomeSource {
+  kind: 'pay' | 'status' | 'callback' | 'confirm_secure_code' | 'resend_otp' | 'next_payment_step'; // also the log rows' kind (spec 2.9)
+  settings: GatewaySettings;
+  extraLogs?: readonly unknown[];
+  sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
+  // How long a two-step payment's authorization is held before it is voided (PAYRAIL_AUTHORIZATION_HOLD_HOURS);
+  // absent: the configuration's default.
+  authorizationHoldHours?: number;
+  rawAnswer?: unknown; // a callback's claims or a status answer's body: kept (masked) when it contradicts a final status
+}
+
+export interface AppliedOutcome {
+  payment: PaymentRow;
+  changed: boolean; // the status moved
+  conflict?: ConflictRow | null; // recorded now: the report contradicted the payment's final status, which was kept
+}
+
+// One transaction: lock the payment, let the state machine decide, save, and queue the work it causes
+// (principles 3 and 8). A poll and a callback racing on one payment serialize on the row lock.
+export async function applyGatewayOutcome(db: Db, paymentId: number, outcome: AdapterOutcome, source: OutcomeSource): Promise<AppliedOutcome> {
+  return db.transaction(async (tx) => {
+    const current = await lockPayment(tx, paymentId);
+    if (!current) throw new Error(`payment ${paymentId} not found`);
+    return applyToLockedPayment(tx, current, outcome, source);
+  });
+}
+
+// The same, inside the caller's transaction, on a payment row the caller has locked.
+export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): Promise<AppliedOutcome> {
+  const transition = decideReportedStatus(current.status, outcome.status, transitionOptions(current, source));
+  const frozen = isFinal(current.status) && transition === null; // a final payment only records the logs of late answers
+  const conflict = frozen ? await recordContradiction(tx, current, outcome, source) : null;
+  const changes = frozen ? {} : detailChanges(current, outcome, source);
+  if (!frozen) {
+    const step = nextPendingStep(currentPendingStep(current), outcome, source.kind, transition?.to ?? current.status, new Date());
+    if (step !== undefined) changes.pendingStep = step;
+  }
+  let payment = current;
+  if (transition) {
+    changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
+    if (transition.to === 'authorized') changes.authorizedUntil = authorizedUntilOf(source);
+    const moved = await transitionPayment(tx, current.id, transition, changes);
+    if (!moved) throw new Error(`payment ${current.id} left ${transition.from} while its row was locked`);
+    payment = moved;
+  } else if (Object.keys(changes).length > 0) {
+    payment = await updatePayment(tx, current.id, changes);
+  }
+  await insertPaymentLogs(tx, current.id, outcomeLogs(current, outcome, source));
+  // An authorization is not final, but it ends the status checks and the merchant is told of it like a final status.
+  if (transition?.final || transition?.to === 'authorized') await queueFinalWork(tx, current.id);
+  return { payment, changed: transition !== null, conflict };
+}
+
+// Only a provider's own report (a callback, a status answer) can contradict a final status; a late /pay answer or a
+// step's answer is the end of an exchange the payment has already left.
+async function recordContradiction(tx: Tx, current: PaymentRow, outcome: AdapterOutcome, source: OutcomeSource): Promise<ConflictRow | null> {
+  if (source.kind !== 'callback' && source.kind !== 'status') return null;
+  return recordConflict(tx, current, outcome, { source: source.kind, rawAnswer: source.rawAnswer, sensitive: source.sensitive ?? null });
+}
+
+// The payment as this request left it when it sent it to the adapter: pending, moved there by this request.
+type SentPayment = Pick<
+  PaymentRow,
+  | 'id'
+  | 'status'
+  | 'gatewayAmountMinor'
+  | 'gatewayCurrency'
+  | 'operationType'
+  | 'amountMinor'
+  | 'capturedMinor'
+  | 'currency'
+  | 'commissionPercentBp'
+  | 'commissionFixedMinor'
+  | 'needConfirmation'
+>;
+
+function authorizedUntilOf(source: OutcomeSource): Date {
+  return new Date(Date.now() + (source.authorizationHoldHours ?? AUTHORIZATION_HOLD_HOURS_DEFAULT) * 3_600_000);
+}
+
+// A gateway's enable_change_final_status, and a two-step payment's approval read as an authorization.
+function transitionOptions(payment: Pick<PaymentRow, 'needConfirmation'>, source: OutcomeSource): TransitionOptions {
+  return { allowFinalChange: source.settings.enable_change_final_status === true, authorizeOnly: payment.needConfirmation };
+}
+
+// The /pay answer for a payment this request itself moved to pending: the same decision as applyToLockedPayment,
+// written by one statement that applies only while the payment is still pending. When it is not (a provider
+// callback or a status check won the race), nothing was written and the locked path decides again from what it finds.
+export async function applySentOutcome<S extends OutcomeSelection>(
+  db: Db,
+  sent: SentPayment,
+  outcome: AdapterOutcome,
+  source: OutcomeSource,
+  selection: S,
+): Promise<OutcomeRow<S> | PaymentRow> {
+  if (sent.status !== 'pending') throw new Error(`payment ${sent.id} was sent while ${sent.status}`);
+  const transition = decideReportedStatus(sent.status, outcome.status, transitionOptions(sent, source));
+  // An authorization (two-step payment) also sets its hold and notifies the merchant, and a step the adapter asks
+  // for (a secure code, a next step) is kept with its counters: the locked path writes both.
+  if (transition?.to === 'authorized' || outcome.step !== null) return (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+  const written = await writeOutcome(
+    db,
+    sent.id,
+    {
+      expected: sent.status,
+      transition,
+      declineReason: transition?.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null,
+      details: detailChanges(sent, outcome, source),
+      logs: outcomeLogs(sent, outcome, source),
+      notificationEventId: transition?.final ? randomUUID() : null,
+      posting: transition && postingForTransition(postedPaymentOf(sent), transition),
+    },
+    selection,
+  );
+  return written ?? (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+}
+
+// Every log row an answer leaves: the caller's own (the request it sent), the adapter's, each stored once and
+// redacted (payment-log-entries.ts), and a note when the answer reported an amount it may not change.
+function outcomeLogs(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentLogInput[] {
+  const logs = paymentLogEntries(source.kind, [...(source.extraLogs ?? []), ...outcome.logs], source.sensitive);
+  const ignoredAmount = ignoredAmountLog(current, outcome, source);
+  return ignoredAmount ? [...logs, ignoredAmount] : logs;
+}
+
+function detailChanges(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentChanges {
+  const changes: PaymentChanges = {};
+  if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
+  if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, source.sensitive);
+  if (outcome.providerResponseData) changes.providerResponseData = maskCardData(outcome.providerResponseData, source.sensitive);
+  if (outcome.recurringGatewayToken) changes.recurringGatewayToken = outcome.recurringGatewayToken;
+  if (outcome.redirectRequest) changes.redirectRequest = outcome.redirectRequest;
+  if (outcome.requisites) {
+    const customFields = source.settings.gateway_settings.methods?.custom_requisite_fields ?? [];
+    changes.requisites = mapRequisites(outcome.requisites, customFields);
+  }
+  if (updatesAmount(source) && outcome.amount !== null && outcome.amount > 0 && outcome.amount !== current.gatewayAmountMinor) {
+    changes.amountMinor = outcome.amount;
+    changes.gatewayAmountMinor = outcome.amount;
+  }
+  return changes;
+}
+
+// spec 2.10: enable_update_amount lets a provider callback change the amount; a /pay or /status answer never does.
+function updatesAmount(source: OutcomeSource): boolean {
+  return source.kind === 'callback' && source.settings.enable_update_amount === true;
+}
+
+// An answer that reports another amount or currency than the payment's, and is not allowed to change it, is
+// kept as a log row so the operator sees the disagreement.
+function ignoredAmountLog(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentLogInput | null {
+  const amountDiffers = outcome.amount !== null && outcome.amount !== current.gatewayAmountMinor;
+  const currencyDiffers = outcome.currency !== null && outcome.currency !== current.gatewayCurrency;
+  if (!(amountDiffers || currencyDiffers) || (updatesAmount(source) && !currencyDiffers)) return null;
+  return {
+    kind: 'amount_ignored',
+    entry: redactForLog({
+      source: source.kind,
+      reported: { amount: outcome.amount, currency: outcome.currency },
+      payment: { amount: current.gatewayAmountMinor, currency: current.gatewayCurrency },
+      reason: 'spec 2.10: only a provider callback changes the amount, and only when the gateway sets enable_update_amount',
+    }),
+  };
+}
+
+// A final status stops polling and queues the merchant notification, with a stable event id.
+export async function queueFinalWork(db: DbOrTx, paymentId: number): Promise<void> {
+  await finishOpenWork(db, paymentId, 'status_check');
+  await queueNotification(db, paymentId, { kind: 'payment' });
+}

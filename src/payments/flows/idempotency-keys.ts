@@ -1,0 +1,164 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../../platform/lib/canonical-json.ts';
+import { ApiError } from '../../platform/lib/errors.ts';
+import type { Db, DbOrTx, Tx } from '../../platform/database.ts';
+import {
+  claimIdempotencyKey,
+  commitIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  renewIdempotencyLease,
+  type ClaimRef,
+  type IdempotencyRow,
+  type IdempotencyScope,
+  type KeyedResource,
+} from '../store/idempotency-repo.ts';
+
+export type { IdempotencyScope, KeyedResource };
+
+// Commits the request's Idempotency-Key, naming the resource, inside the transaction that stores that resource;
+// throws (rolling the transaction back) when the claim was lost. null: the request carries no key.
+export type KeyCommit = (tx: Tx, resource: KeyedResource) => Promise<void>;
+
+// Stores a resource and, with a key, commits the key naming it in the same transaction: no row exists without
+// its key, so a retry after any crash finds the row instead of running the request again.
+export async function storeUnderKey<T extends { token: string }>(
+  db: Db,
+  commitKey: KeyCommit | null,
+  kind: KeyedResource['kind'],
+  store: (db: DbOrTx) => Promise<T>,
+): Promise<T> {
+  if (commitKey === null) return store(db);
+  return db.transaction(async (tx) => {
+    const stored = await store(tx);
+    await commitKey(tx, { kind, token: stored.token });
+    return stored;
+  });
+}
+
+// A claim's lease outlives a missed heartbeat or two; it lapses only when its process stopped renewing it
+// (died, or closed), however long the request itself runs (an adapter may take 120 s to answer /pay).
+export interface LeaseTiming {
+  leaseMs: number;
+  heartbeatMs: number;
+}
+const IDEMPOTENCY_LEASE_TIMING: LeaseTiming = { leaseMs: 30_000, heartbeatMs: 10_000 };
+
+const DIGEST_KEY_PURPOSE = 'payrail idempotency digest v1';
+const KEYS_LEFT_OUT_OF_DIGEST: ReadonlySet<string> = new Set(['cvv']);
+
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+// The request digest's key, derived from the master key for this one purpose.
+export function idempotencyDigestKey(masterKey: Buffer): Buffer {
+  return createHmac('sha256', masterKey).update(DIGEST_KEY_PURPOSE).digest();
+}
+
+// HMAC-SHA256, so a stored digest cannot be brute-forced back to the card without the server's secret; every
+// `cvv` key is left out, so the same request with another CVV replays the first response.
+export function requestDigest(digestKey: Buffer, method: string, url: string, body: unknown): string {
+  const canonical = canonicalJson(body ?? null, { omitKeys: KEYS_LEFT_OUT_OF_DIGEST });
+  return createHmac('sha256', digestKey).update(`${method} ${url}\n${canonical}`).digest('hex');
+}
+
+// A held Idempotency-Key (ARCHITECTURE principle 4). Its lease is renewed until finish() or stop().
+//
+// The commit rule, for every handler that stores or sends something: commit in the transaction that stores the
+// request's resource, naming it (storeUnderKey), or, for an action on an existing resource, before anything
+// reaches an adapter. From then on the response is stored as the key's outcome whatever its HTTP status, and the
+// claim is never taken over, even if its process dies: a retry then replays the answer built from the named
+// resource. An uncommitted claim is released when the request fails, so the client may retry with the same key.
+export class IdempotencyClaim {
+  readonly #db: Db;
+  readonly #ref: ClaimRef;
+  readonly #timing: LeaseTiming;
+  readonly #onLeaseTrouble: (problem: unknown) => void;
+  #committed = false;
+  #heartbeat: NodeJS.Timeout | null = null;
+  #renewing = false;
+
+  constructor(db: Db, ref: ClaimRef, timing: LeaseTiming, onLeaseTrouble: (problem: unknown) => void) {
+    this.#db = db;
+    this.#ref = ref;
+    this.#timing = timing;
+    this.#onLeaseTrouble = onLeaseTrouble;
+    this.#heartbeat = setInterval(() => void this.#renew(), timing.heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  // within: the transaction that stores the resource; a claim lost by then (its lease lapsed, e.g. a long
+  // database outage, and another request took it) rolls it back, so the request stops before any adapter call.
+  async commit(resource: KeyedResource | null = null, within?: Tx): Promise<void> {
+    if (this.#committed) return;
+    if (!(await commitIdempotencyKey(within ?? this.#db, this.#ref, resource))) {
+      throw new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken over by another request; nothing was done');
+    }
+    if (!within) this.#committed = true; // within a transaction, the database knows once it commits
+  }
+
+  // Stores the response when the key is committed (something durable happened) or the request succeeded, else
+  // releases the key. A committed claim whose response cannot be stored (body null) stays held: retries replay
+  // the answer built from its resource.
+  async finish(response: StoredResponse | (Omit<StoredResponse, 'body'> & { body: null })): Promise<void> {
+    try {
+      const succeeded = response.status >= 200 && response.status < 300;
+      const stored = response.body !== null && (await completeIdempotencyKey(this.#db, this.#ref, { ...response, body: response.body }, !succeeded));
+      if (!stored) await releaseIdempotencyKey(this.#db, this.#ref); // only an uncommitted claim is released
+    } finally {
+      this.stop();
+    }
+  }
+
+  stop(): void {
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#renewing || !this.#heartbeat) return;
+    this.#renewing = true;
+    try {
+      if (!(await renewIdempotencyLease(this.#db, this.#ref, this.#timing.leaseMs)) && this.#heartbeat) {
+        this.stop();
+        this.#onLeaseTrouble(new Error('the Idempotency-Key claim was taken over or finished elsewhere'));
+      }
+    } catch (error) {
+      this.#onLeaseTrouble(error); // the next beat tries again
+    } finally {
+      this.#renewing = false;
+    }
+  }
+}
+
+// outcome_unknown: committed, and its process stopped renewing the lease before it stored the response.
+type KeyHolder = 'completed' | 'running' | 'outcome_unknown';
+
+export type ClaimOutcome = { claimed: true; claim: IdempotencyClaim } | { claimed: false; existing: IdempotencyRow; holder: KeyHolder };
+
+export async function claimKey(
+  db: Db,
+  scope: IdempotencyScope,
+  digest: string,
+  options: { timing?: LeaseTiming; onLeaseTrouble?: (problem: unknown) => void } = {},
+): Promise<ClaimOutcome> {
+  const timing = options.timing ?? IDEMPOTENCY_LEASE_TIMING;
+  const ref: ClaimRef = { scope, claimId: randomUUID() };
+  const outcome = await claimIdempotencyKey(db, ref, digest, timing.leaseMs);
+  if (outcome.claimed) return { claimed: true, claim: new IdempotencyClaim(db, ref, timing, options.onLeaseTrouble ?? (() => {})) };
+  return { claimed: false, existing: outcome.existing, holder: holderOf(outcome.existing) };
+}
+
+function holderOf(row: IdempotencyRow): KeyHolder {
+  if (row.state === 'completed') return 'completed';
+  if (row.state === 'committed' && row.leaseUntil.getTime() <= Date.now()) return 'outcome_unknown';
+  return 'running';
+}
+
+// The answer replayed from the resource of a committed claim whose process died becomes that key's stored outcome.
+export async function storeReplayedOutcome(db: Db, scope: IdempotencyScope, dead: IdempotencyRow, response: StoredResponse): Promise<void> {
+  await completeIdempotencyKey(db, { scope, claimId: dead.claimId }, response, true);
+}

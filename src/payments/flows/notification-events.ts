@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { DbOrTx, Tx } from '../../platform/database.ts';
+import { insertNotificationEvent } from '../store/notification-events-repo.ts';
+
+// What a merchant notification tells: the payment's own (final or authorized) status, one of its refunds or
+// disputes, or a conflict (a late final answer that differs from the payment's final status, which was kept).
+export type NotificationEvent =
+  | { kind: 'payment' }
+  | { kind: 'refund'; refundId: number }
+  | { kind: 'dispute'; disputeId: number }
+  | { kind: 'conflict'; conflictId: number; reportedStatus: string; reportedAmountMinor: number | null };
+
+// Queues the merchant notification of an event inside the transaction that makes the change: the body is a snapshot
+// of this moment, and the event takes its payment's next sequence number (sent as X-Payrail-Event-Sequence and
+// eventSequence). It locks the payment's row: a caller that has not locked it already queues the event before it
+// posts to the ledger, so that lock is never taken after balance rows. Given the database, it runs in a transaction.
+export async function queueNotification(tx: DbOrTx, paymentId: number, event: NotificationEvent, eventId: string = randomUUID()): Promise<void> {
+  if (!isTransaction(tx)) {
+    await tx.transaction((inner) => queueNotification(inner, paymentId, event, eventId));
+    return;
+  }
+  await insertNotificationEvent(tx, {
+    paymentId,
+    kind: event.kind,
+    refundId: event.kind === 'refund' ? event.refundId : null,
+    disputeId: event.kind === 'dispute' ? event.disputeId : null,
+    conflict: event.kind === 'conflict' ? { id: event.conflictId, reportedStatus: event.reportedStatus, reportedAmountMinor: event.reportedAmountMinor } : null,
+    eventId,
+    occurredAt: new Date(),
+  });
+}
+
+function isTransaction(db: DbOrTx): db is Tx {
+  return 'rollback' in db;
+}

@@ -1,0 +1,196 @@
+import type { GatewaySettings, PayoutRequest } from '../contract/adapter-contract.ts';
+import { methodSettingsOf } from '../contract/gateway-settings.ts';
+import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
+import { chargeOf, payoutReserved } from '../../ledger/domain/ledger-postings.ts';
+import { isFinal } from '../domain/payment-status.ts';
+import { decidePayoutOutcome, decidePayoutTransition, type PayoutDecision } from '../domain/payout-rejection.ts';
+import { randomHex } from '../../platform/lib/crypto.ts';
+import { ApiError } from '../../platform/lib/errors.ts';
+import { maskPan } from '../../platform/lib/pan.ts';
+import { maskCardData, redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
+import type { Db } from '../../platform/database.ts';
+import { InsufficientBalanceError, postLedger } from '../../ledger/store/ledger-repo.ts';
+import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
+import { insertPayout, rescheduleStatusCheck, type PayoutInsert } from '../store/payouts-repo.ts';
+import { insertPaymentLogs, lockPayment, transitionPayment, updatePayment, type PaymentChanges, type PaymentLogInput } from '../store/processing-repo.ts';
+import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { assertPublicCallbackUrl } from './callback-url-guard.ts';
+import { resolveGateway, type ResolvedGateway } from './gateways.ts';
+import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
+import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
+import { gatewayPublicUrl } from '../domain/custom-host.ts';
+import type { KeyCommit } from './idempotency-keys.ts';
+import { exchangeLeaseUntil, firstStatusCheckAt } from '../domain/adapter-exchange.ts';
+import { holdPaymentExchange, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
+
+export type { CreatePayoutRequest, PayoutRequisiteType } from './payout-request.ts';
+
+const PAYOUT_TOKEN_BYTES = 16; // 32 lowercase hex characters
+
+export interface CreatePayoutInput {
+  scope: MerchantScope;
+  request: CreatePayoutRequest;
+  merchantKey: string | undefined; // the key the request authenticated with
+  clientIp: string | null;
+  commitKey: KeyCommit | null; // the Idempotency-Key, committed with the payout and its reservation in their transaction
+}
+
+export interface CreatedPayout {
+  payout: PaymentRow;
+  gatewayAlias: string;
+  publicUrl: string; // the base of the URLs given out for it: the gateway's custom_host, else PAYRAIL_PUBLIC_URL
+}
+
+// spec 2.4 and 4: the amount plus commission is reserved from `available` with the payout row (one transaction;
+// 422 insufficient_balance and nothing stored when it is not there), then the adapter's /payout is called outside
+// any transaction and its answer applied by the payout rejection rule.
+export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInput): Promise<CreatedPayout> {
+  const { context } = deps;
+  const db = context.database.db;
+  const { scope, request } = input;
+  if (!context.config.allowPrivateCallbacks) await assertPublicCallbackUrl(request.callbackUrl);
+  const gateway = await resolveGateway(context, scope.merchantId, scope.environment);
+  const method = methodSettingsOf(gateway.settings, 'payout');
+  // The /payout in flight (domain/adapter-exchange.ts): its first status check is due once it could have answered,
+  // and waits longer while it has not.
+  const sentAt = new Date();
+  const sending = {
+    kind: 'payout' as const,
+    until: exchangeLeaseUntil([method.responseTimeoutS], sentAt),
+    firstCheckDueAt: firstStatusCheckAt(method, sentAt),
+  };
+  const expiresAt = new Date(sentAt.getTime() + context.config.payoutLifetimeMinutes * 60_000);
+  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway, expiresAt), sending.firstCheckDueAt, input.commitKey, sending);
+  const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
+  const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
+  const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
+  const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000);
+  const settled = await applyPayoutAnswer(db, payout.id, {
+    ...call,
+    request: adapterRequest,
+    settings: gateway.settings,
+    sensitive: { panDigits: request.panDigits },
+    nextCheckDueAt: new Date(Date.now() + method.finalWaitingS * 1000),
+    exchange: { paymentId: payout.id, kind: sending.kind, until: sending.until },
+  });
+  return { payout: settled, gatewayAlias: gateway.alias, publicUrl };
+}
+
+function newPayoutRow(scope: MerchantScope, request: CreatePayoutRequest, gateway: ResolvedGateway, expiresAt: Date): PayoutInsert {
+  return {
+    expiresAt,
+    token: randomHex(PAYOUT_TOKEN_BYTES),
+    merchantId: scope.merchantId,
+    environment: scope.environment,
+    product: `Payout ${request.orderNumber}`,
+    amountMinor: request.amountMinor,
+    currency: request.currency,
+    gatewayAmountMinor: request.amountMinor,
+    gatewayCurrency: request.currency,
+    callbackUrl: request.callbackUrl,
+    orderNumber: request.orderNumber,
+    locale: 'en',
+    cardMask: request.panDigits === null ? null : maskPan(request.panDigits),
+    customer: storedPayoutCustomer(request.customer),
+    bankAccount: request.bankAccount,
+    gatewayId: gateway.gatewayId,
+    gatewayAlias: gateway.alias,
+  };
+}
+
+// The payout row and its reservation, together or not at all: parallel payouts on one balance serialize on the
+// balance row inside postLedger, so they can never overdraw it.
+async function reservePayout(
+  db: Db,
+  row: PayoutInsert,
+  firstCheckDueAt: Date,
+  commitKey: KeyCommit | null,
+  exchange: Pick<PaymentExchange, 'kind' | 'until'>,
+): Promise<PaymentRow> {
+  try {
+    return await db.transaction(async (tx) => {
+      const inserted = await insertPayout(tx, row, firstCheckDueAt);
+      const payout = await holdPaymentExchange(tx, { ...exchange, paymentId: inserted.id }, { from: ['init'], now: new Date() });
+      if (payout === null) throw new Error(`payout ${inserted.id} left init in its own transaction`);
+      const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
+      await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
+      await commitKey?.(tx, { kind: 'payout', token: payout.token });
+      return payout;
+    });
+  } catch (error) {
+    if (!(error instanceof InsufficientBalanceError)) throw error;
+    const message = `the available ${error.currency} balance does not cover the payout: it needs ${error.neededMinor} (amount plus commission, minor units)`;
+    throw new ApiError('insufficient_balance', 422, message, [{ code: 'insufficient_balance', field: 'amount', message }]);
+  }
+}
+
+interface PayoutAnswer {
+  answer: AdapterAnswer;
+  url: string;
+  durationS: number;
+  request: PayoutRequest;
+  settings: GatewaySettings;
+  sensitive: SensitiveCardData;
+  nextCheckDueAt: Date; // when a payout left open (pending, processing) is asked about next
+  exchange: PaymentExchange; // the /payout's marker, released with its answer
+}
+
+// One transaction under the payout's row lock: the rule decides (domain), the status moves through transitionPayment
+// (which posts payout_sent or payout_released), and the work it causes is queued.
+async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): Promise<PaymentRow> {
+  const outcome = interpretAdapterAnswer(sent.answer);
+  const decision = decidePayoutOutcome(sent.answer, outcome, { declinePayoutOnRequestError: sent.settings.decline_payout_on_request_error === true });
+  const logs = answerLogs(sent, outcome, decision);
+  return db.transaction(async (tx) => {
+    const current = await lockPayment(tx, payoutId);
+    if (!current) throw new Error(`payout ${payoutId} vanished`);
+    await releasePaymentExchange(tx, sent.exchange);
+    const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
+    const changes = isFinal(current.status) && transition === null ? {} : detailChanges(outcome, sent.sensitive);
+    let payout = current;
+    if (transition) {
+      const declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
+      const moved = await transitionPayment(tx, current.id, transition, { ...changes, declineReason });
+      if (!moved) throw new Error(`payout ${current.id} left ${transition.from} while its row was locked`);
+      payout = moved;
+    } else if (Object.keys(changes).length > 0) {
+      payout = await updatePayment(tx, current.id, changes);
+    }
+    await insertPaymentLogs(tx, current.id, logs);
+    if (transition?.final) await queueFinalWork(tx, current.id);
+    else if (transition) await rescheduleStatusCheck(tx, current.id, sent.nextCheckDueAt);
+    return payout;
+  });
+}
+
+// What the provider reports beside the status: its transaction id and details, card data masked.
+function detailChanges(outcome: AdapterOutcome, sensitive: SensitiveCardData): PaymentChanges {
+  const changes: PaymentChanges = {};
+  if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
+  if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, sensitive);
+  if (outcome.providerResponseData) changes.providerResponseData = maskCardData(outcome.providerResponseData, sensitive);
+  return changes;
+}
+
+// The request as sent and the answer as received (redacted: the PAN masked, keys removed), the adapter's own logs,
+// and, when the request failed, how the rule treated it.
+function answerLogs(sent: PayoutAnswer, outcome: AdapterOutcome, decision: PayoutDecision): PaymentLogInput[] {
+  const { answer } = sent;
+  const ownLog = {
+    kind: 'payout',
+    request: { url: sent.url, body: sent.request },
+    status: answer.kind === 'http_error' ? answer.statusCode : 200,
+    response: answer.kind === 'response' ? answer.body : answer,
+    duration: sent.durationS,
+  };
+  const logs = paymentLogEntries('payout', [ownLog, ...outcome.logs], sent.sensitive);
+  if (decision.requestError === null) return logs;
+  const rule = {
+    request_error: decision.requestError,
+    decline_payout_on_request_error: sent.settings.decline_payout_on_request_error === true,
+    decided: decision.status,
+    reason: 'spec 4: a payout request error rejects the payout only when the gateway sets decline_payout_on_request_error',
+  };
+  return [...logs, { kind: 'payout_request_error', entry: redactForLog(rule, sent.sensitive) }];
+}

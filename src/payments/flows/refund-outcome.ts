@@ -1,0 +1,100 @@
+import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
+import { chargeOf, refundReleased, refundSent } from '../../ledger/domain/ledger-postings.ts';
+import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
+import { paymentLogEntries } from './payment-log-entries.ts';
+import type { Db } from '../../platform/database.ts';
+import { postLedger } from '../../ledger/store/ledger-repo.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+import { queueNotification } from './notification-events.ts';
+import { finishOpenWork, insertPaymentLogs, lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
+import {
+  changeRefundedMinor,
+  closeRefundChecks,
+  countRefundsOfPayment,
+  finishRefund,
+  lockRefund,
+  setRefundGatewayToken,
+  type FinalRefundStatus,
+  type RefundRow,
+} from '../store/refunds-repo.ts';
+import { recordFailedLookup } from './failed-lookup.ts';
+
+// The payment is refunded once its last captured unit is: no ledger posting of its own (postingForTransition gives
+// none for approved → refunded), each refund posted what it moved.
+const APPROVED_TO_REFUNDED = decideTransition('approved', 'refunded', NO_FINAL_CHANGE);
+
+// An adapter's answer about a refund, in one transaction under the payment's and the refund's row locks:
+//   approved  the hold goes to the customer and the commission to fees (refund_sent); the payment becomes refunded
+//             when its refunds took everything it captured and none is still pending;
+//   declined  the hold goes back to available (refund_released) and the payment counts the amount as refundable again;
+//   pending   (the adapter said so, or did not answer: a timeout, a network error, a reply we cannot read) nothing
+//             moves; the refund's check (workers/refund-checker.ts) asks again.
+// A final status notifies the merchant (type refund). An answer about a refund that is already final only adds its
+// logs: a refund is settled once.
+export async function applyRefundOutcome(
+  db: Db,
+  refund: Pick<RefundRow, 'id' | 'paymentId'>,
+  outcome: AdapterOutcome,
+  logs: readonly unknown[],
+): Promise<RefundRow> {
+  return db.transaction(async (tx) => {
+    const payment = await lockPayment(tx, refund.paymentId);
+    const current = await lockRefund(tx, refund.id);
+    if (!payment || !current) throw new Error(`refund ${refund.id} of payment ${refund.paymentId} not found`);
+    await insertPaymentLogs(tx, payment.id, paymentLogEntries('refund', logs));
+    if (current.status !== 'pending') return current;
+    if (outcome.status === 'pending') {
+      if (outcome.gatewayToken === null) return current;
+      await setRefundGatewayToken(tx, current.id, outcome.gatewayToken);
+      return { ...current, gatewayToken: outcome.gatewayToken };
+    }
+    return settleRefund(tx, payment, current, outcome.status, { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason });
+  });
+}
+
+// A refund's check whose lookup failed (domain/status-answer.ts: result false, an error, a timeout, …): the refund
+// stays pending and keeps its hold; the lookup is counted on the payment. The count including this one.
+export async function recordRefundFailedLookup(
+  db: Db,
+  refund: Pick<RefundRow, 'id' | 'paymentId' | 'token'>,
+  reason: string,
+  logs: readonly unknown[],
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    if (!(await lockPayment(tx, refund.paymentId))) throw new Error(`payment ${refund.paymentId} of refund ${refund.id} not found`);
+    return recordFailedLookup(tx, refund.paymentId, { reason, exchange: { logs }, refundToken: refund.token });
+  });
+}
+
+async function settleRefund(
+  tx: Tx,
+  payment: PaymentRow,
+  refund: RefundRow,
+  status: FinalRefundStatus,
+  answer: { gatewayToken: string | null; declineReason: string | null },
+): Promise<RefundRow> {
+  const declineReason = status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null;
+  const finished = await finishRefund(tx, refund.id, status, { gatewayToken: answer.gatewayToken, declineReason });
+  if (!finished) throw new Error(`refund ${refund.id} left pending while its row was locked`);
+  const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
+  const scope = { merchantId: refund.merchantId, environment: refund.environment };
+  const refs = { paymentId: payment.id, refundId: refund.id };
+  if (status === 'approved') await markRefundedWhenComplete(tx, payment);
+  else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
+  await closeRefundChecks(tx, refund);
+  await queueNotification(tx, payment.id, { kind: 'refund', refundId: refund.id });
+  // last: it locks the merchant's balance rows until the commit
+  await postLedger(tx, scope, status === 'approved' ? refundSent(charge) : refundReleased(charge), refs);
+  return finished;
+}
+
+// approved → refunded when the refunds took all it captured and every one of them is approved; the payment's own
+// final status is notified too (type pay, status refunded).
+async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow): Promise<void> {
+  if (payment.status !== 'approved' || payment.capturedMinor === null || payment.refundedMinor < payment.capturedMinor) return;
+  if ((await countRefundsOfPayment(tx, payment.id, 'pending')) > 0) return;
+  const moved = await transitionPayment(tx, payment.id, APPROVED_TO_REFUNDED);
+  if (!moved) throw new Error(`payment ${payment.id} left approved while its row was locked`);
+  await finishOpenWork(tx, payment.id, 'status_check');
+  await queueNotification(tx, payment.id, { kind: 'payment' });
+}

@@ -1,0 +1,69 @@
+import type { GatewaySettings, RefundRequest } from '../contract/adapter-contract.ts';
+import { methodSettingsOf } from '../contract/gateway-settings.ts';
+import { interpretAdapterAnswer, type AdapterAnswer } from '../domain/adapter-outcome.ts';
+import { withoutAbsent } from '../../platform/lib/without-absent.ts';
+import type { PaymentRow } from '../store/payments-repo.ts';
+import { exchangeLeaseUntil } from '../domain/adapter-exchange.ts';
+import { holdRefundExchange, releaseRefundExchange } from '../store/adapter-exchange-repo.ts';
+import { findRefundById, type RefundRow } from '../store/refunds-repo.ts';
+import type { ResolvedGateway } from './gateways.ts';
+import type { ProcessingDeps } from './process-payment.ts';
+import { applyRefundOutcome } from './refund-outcome.ts';
+
+export type RefundedPayment = Pick<PaymentRow, 'token' | 'gatewayToken' | 'currency'>;
+
+// The adapter request of a refund (adapter-contract.ts RefundRequest): the payment as the provider knows it and the
+// refund with its own token, the same on every (re-)send, so an adapter refunds it at most once.
+export function buildRefundRequest(payment: RefundedPayment, refund: Pick<RefundRow, 'token' | 'amountMinor'>, settings: GatewaySettings): RefundRequest {
+  return {
+    method_name: 'refund',
+    payment: { token: payment.token, ...withoutAbsent({ gateway_token: payment.gatewayToken }), currency: payment.currency },
+    refund: { amount: refund.amountMinor, token: refund.token },
+    settings,
+  };
+}
+
+// Sends the refund to the payment's gateway, outside any transaction (principle 8), and applies the answer. The
+// refund's own marker (domain/adapter-exchange.ts) holds its check back until the answer is written; refunds of one
+// payment each have theirs, so they never wait for one another.
+export async function sendRefund(deps: ProcessingDeps, refund: RefundRow, payment: RefundedPayment, gateway: ResolvedGateway): Promise<RefundRow> {
+  const db = deps.context.database.db;
+  const now = new Date();
+  const until = exchangeLeaseUntil([methodSettingsOf(gateway.settings, 'refund').responseTimeoutS], now);
+  // Settled, or its check is re-sending it already: the refund as it is, never a second /refund at once.
+  const held = await holdRefundExchange(db, refund.id, until, now);
+  if (held === null) return (await findRefundById(db, refund.id)) ?? refund;
+  try {
+    const { answer, ownLog } = await exchangeRefund(deps, held, payment, gateway);
+    const outcome = interpretAdapterAnswer(answer);
+    return await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs]);
+  } finally {
+    await releaseRefundExchange(db, refund.id, until);
+  }
+}
+
+// The /refund exchange alone: its answer and our log of it. A refund's check reads the answer as a status lookup.
+export async function exchangeRefund(
+  deps: ProcessingDeps,
+  refund: RefundRow,
+  payment: RefundedPayment,
+  gateway: ResolvedGateway,
+): Promise<{ answer: AdapterAnswer; ownLog: Record<string, unknown> }> {
+  const request = buildRefundRequest(payment, refund, gateway.settings);
+  const timeoutMs = methodSettingsOf(gateway.settings, 'refund').responseTimeoutS * 1000;
+  const call = await deps.adapterClient.call(gateway.settings, 'refund', request, timeoutMs);
+  const ownLog = {
+    kind: 'refund',
+    request: { url: call.url, body: request },
+    status: httpStatusOf(call.answer),
+    response: call.answer.kind === 'response' ? call.answer.body : call.answer,
+    duration: call.durationS,
+  };
+  return { answer: call.answer, ownLog };
+}
+
+// The adapter's HTTP status for the log; 0 when none came (timeout, network error).
+function httpStatusOf(answer: AdapterAnswer): number {
+  if (answer.kind === 'http_error') return answer.statusCode;
+  return answer.kind === 'response' || answer.kind === 'invalid_json' ? 200 : 0;
+}

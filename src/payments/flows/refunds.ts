@@ -1,0 +1,84 @@
+import { methodSettingsOf } from '../contract/gateway-settings.ts';
+import { chargeOf, refundReserved } from '../../ledger/domain/ledger-postings.ts';
+import { randomHex } from '../../platform/lib/crypto.ts';
+import { ApiError } from '../../platform/lib/errors.ts';
+import type { Db } from '../../platform/database.ts';
+import { InsufficientBalanceError, postLedger } from '../../ledger/store/ledger-repo.ts';
+import type { MerchantScope } from '../store/payments-repo.ts';
+import { enqueue, findPaymentById, lockPayment } from '../store/processing-repo.ts';
+import { changeRefundedMinor, countRefundsOfPayment, findRefundByToken, insertRefund, refundCommissionTerms, type RefundRow } from '../store/refunds-repo.ts';
+import { getPayment } from './find-payments.ts';
+import { gatewayOfPayment } from './gateways.ts';
+import type { ProcessingDeps } from './process-payment.ts';
+import { sumCountedDisputesMinor } from '../store/disputes-repo.ts';
+import { decideRefundAmount } from '../domain/refund-amount.ts';
+import { sendRefund } from './refund-send.ts';
+import type { KeyCommit } from './idempotency-keys.ts';
+import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
+
+const REFUND_TOKEN_BYTES = 16; // 32 lowercase hex characters
+
+export interface RefundInput {
+  paymentToken: string;
+  amountMinor: number | null; // null: the whole remaining refundable amount
+}
+
+export interface PaymentRefund {
+  paymentToken: string;
+  refund: RefundRow;
+}
+
+// POST /api/v1/refunds (issue 8, spec 2.5): reserve the refund under the payment's row lock (its row, the payment's
+// refunded amount, the hold on the merchant's available balance, its first check and the Idempotency-Key naming it, in
+// one transaction), then ask the payment's gateway and apply its answer. A refund the adapter leaves pending (or a
+// crash before the call) is settled by its check (workers/refund-checker.ts), which re-sends it with its token.
+export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, input: RefundInput, commitKey: KeyCommit | null): Promise<PaymentRefund> {
+  const { context } = deps;
+  const db = context.database.db;
+  const payment = await getPayment(db, scope, input.paymentToken);
+  decideRefundAmount(payment, input.amountMinor, 0); // the answer a client can act on comes before any gateway question
+  const gateway = await gatewayOfPayment(context, payment);
+  if (!gateway) {
+    throw new ApiError('no_gateway', 422, 'the gateway that processed this payment no longer exists; an operator must restore it before a refund');
+  }
+  const method = methodSettingsOf(gateway.settings, 'refund');
+  // The first check once the refund's own request could have answered; it waits longer while it has not.
+  const firstCheckAt = firstStatusCheckAt(method, new Date());
+  const refund = await reserveRefund(db, payment.id, input.amountMinor, firstCheckAt, commitKey);
+  return { paymentToken: payment.token, refund: await sendRefund(deps, refund, payment, gateway) };
+}
+
+async function reserveRefund(db: Db, paymentId: number, requestedMinor: number | null, firstCheckAt: Date, commitKey: KeyCommit | null): Promise<RefundRow> {
+  try {
+    return await db.transaction(async (tx) => {
+      const payment = await lockPayment(tx, paymentId);
+      if (!payment) throw new ApiError('not_found', 404, 'payment not found');
+      const disputedMinor = await sumCountedDisputesMinor(tx, payment.id); // disputes lock the payment row too
+      const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, await countRefundsOfPayment(tx, payment.id));
+      const terms = await refundCommissionTerms(tx, payment.merchantId);
+      const refund = await insertRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms });
+      await changeRefundedMinor(tx, payment.id, amountMinor);
+      const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
+      await enqueue(tx, { topic: 'refund_check', paymentId: payment.id, refundId: refund.id, dueAt: firstCheckAt });
+      await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // it locks the balance
+      await commitKey?.(tx, { kind: 'refund', token: refund.token });
+      return refund;
+    });
+  } catch (error) {
+    if (!(error instanceof InsufficientBalanceError)) throw error;
+    throw new ApiError(
+      'insufficient_balance',
+      422,
+      `the available balance does not cover the refund and its commission (${error.neededMinor} ${error.currency}); nothing was refunded`,
+    );
+  }
+}
+
+// GET /api/v1/refunds/{token}: one refund of the merchant's scope, with its payment's token.
+export async function getRefund(db: Db, scope: MerchantScope, token: string): Promise<PaymentRefund> {
+  const refund = /^[0-9a-f]{32}$/.test(token) ? await findRefundByToken(db, scope, token) : null;
+  if (!refund) throw new ApiError('not_found', 404, 'refund not found');
+  const payment = await findPaymentById(db, refund.paymentId);
+  if (!payment) throw new Error(`payment ${refund.paymentId} of refund ${refund.id} vanished`);
+  return { paymentToken: payment.token, refund };
+}

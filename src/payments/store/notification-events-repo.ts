@@ -1,0 +1,83 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { SnapshotConflict } from '../domain/notification-body.ts';
+import type { DbOrTx, Tx } from '../../platform/database.ts';
+import { payments } from './schema.ts';
+
+export interface NotificationEventRow {
+  paymentId: number;
+  kind: 'payment' | 'refund' | 'dispute' | 'conflict';
+  refundId: number | null;
+  disputeId: number | null;
+  conflict: SnapshotConflict | null;
+  eventId: string;
+  occurredAt: Date;
+}
+
+// The payment part of a snapshot, read from the row aliased p; the columns an outcome statement is changing in the
+// same statement come from what it writes (an UPDATE's other readers see the row as it was).
+function paymentSnapshotSql(written: { status: SQL; declineReason: SQL; issuedWalletToken: SQL }): SQL {
+  const walletToken = sql`coalesce(p.wallet_token, ${written.issuedWalletToken})`;
+  return sql`jsonb_build_object(
+    'token', p.token, 'operationType', p.operation_type, 'status', ${written.status},
+    'amountMinor', p.amount_minor, 'currency', p.currency,
+    'gatewayAmountMinor', p.gateway_amount_minor, 'gatewayCurrency', p.gateway_currency,
+    'extraReturnParam', p.extra_return_param, 'orderNumber', p.order_number,
+    'cardHolder', p.card_holder, 'cardMask', p.card_mask, 'declineReason', ${written.declineReason},
+    -- the saved card a wallet payment charged, or the one an approved first payment saved, shown by its mask
+    'walletToken', ${walletToken}, 'walletDisplayName', case when ${walletToken} is not null then p.card_mask end)`;
+}
+
+// The notification an outcome statement (processing-repo.ts outcomeQuery) queues for the payment it moved to a final
+// status: the same snapshot and sequence as insertNotificationEvent. The statement moves a pending payment only,
+// and no other event of a pending payment is queued, so its snapshot cannot miss a sequence committed meanwhile.
+export function outcomeNotificationSql(values: { now: SQL; occurredAt: SQL; eventId: SQL; declineReason: SQL }): SQL {
+  const snapshot = paymentSnapshotSql({ status: sql`moved.status`, declineReason: values.declineReason, issuedWalletToken: sql`moved.issued_wallet_token` });
+  return sql`insert into outbox (topic, payment_id, due_at, event_id, event_sequence, event_snapshot)
+    select 'notification', moved.id, ${values.now}, ${values.eventId},
+      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = moved.id and o.topic = 'notification'),
+      jsonb_build_object('kind', 'payment', 'occurredAt', ${values.occurredAt}, 'payment', ${snapshot}, 'record', null, 'conflict', null)
+    from moved join payments p on p.id = moved.id`;
+}
+
+// Queues a notification with the next sequence number of its payment and a snapshot of the payment (and of the
+// refund or dispute it is about) as this transaction sees them. The payment's row lock orders the allocations of
+// concurrent events (a no-op for the many callers that hold it already); the insert, a statement of its own, then
+// sees every sequence committed before.
+export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow): Promise<void> {
+  await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, row.paymentId)).for('no key update');
+  const result = (await tx.execute(sql`
+    insert into outbox (topic, payment_id, refund_id, dispute_id, event_id, due_at, event_sequence, event_snapshot)
+    select 'notification', p.id, r.id, d.id, ${row.eventId}, ${row.occurredAt.toISOString()}::timestamptz,
+      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = p.id and o.topic = 'notification'),
+      jsonb_build_object(
+        'kind', ${row.kind}::text,
+        'occurredAt', ${row.occurredAt.toISOString()}::text,
+        'payment', ${paymentSnapshotSql({ status: sql`p.status`, declineReason: sql`p.decline_reason`, issuedWalletToken: sql`p.issued_wallet_token` })},
+        'record', case
+          when r.id is not null then jsonb_build_object('token', r.token, 'status', r.status, 'amountMinor', r.amount_minor,
+            'currency', r.currency, 'declineReason', r.decline_reason)
+          when d.id is not null then jsonb_build_object('token', d.token, 'status', d.status, 'amountMinor', d.amount_minor,
+            'currency', d.currency, 'declineReason', null)
+        end,
+        'conflict', ${row.conflict === null ? null : JSON.stringify(row.conflict)}::jsonb)
+    from payments p
+      left join refunds r on r.id = ${row.refundId}::bigint and r.payment_id = p.id
+      left join disputes d on d.id = ${row.disputeId}::bigint and d.payment_id = p.id
+    where p.id = ${row.paymentId} and (r.id is not null or ${row.refundId}::bigint is null) and (d.id is not null or ${row.disputeId}::bigint is null)
+    returning id`)) as unknown as { rows: unknown[] };
+  if (result.rows.length !== 1) throw new Error(`payment ${row.paymentId} (or the record of its event) not found for its notification`);
+}
+
+// Queues the payment's last notification about itself once more, the same snapshot under the same sequence with a
+// new event id; false when it has none (its events were queued before snapshots were kept).
+export async function requeueLastPaymentEvent(db: DbOrTx, paymentId: number, eventId: string): Promise<boolean> {
+  const result = (await db.execute(sql`
+    insert into outbox (topic, payment_id, event_id, due_at, event_sequence, event_snapshot)
+    select 'notification', o.payment_id, ${eventId}, now(), o.event_sequence, o.event_snapshot
+    from outbox o
+    where o.payment_id = ${paymentId} and o.topic = 'notification' and o.event_snapshot ->> 'kind' = 'payment'
+    order by o.event_sequence desc
+    limit 1
+    returning id`)) as unknown as { rows: unknown[] };
+  return result.rows.length === 1;
+}

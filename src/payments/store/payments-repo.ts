@@ -1,0 +1,251 @@
+import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../platform/database.ts';
+import type { PaymentTransition } from '../domain/payment-status.ts';
+import type { Environment } from './merchants-repo.ts';
+import { outbox, payments } from './schema.ts';
+
+export type PaymentRow = typeof payments.$inferSelect;
+type NewPaymentRow = typeof payments.$inferInsert;
+
+export interface MerchantScope {
+  merchantId: number;
+  environment: Environment;
+}
+
+// Every column a new payment may set; the INSERT is built once per database and reused (the hot path).
+const INSERTED_COLUMNS = [
+  'token',
+  'merchantId',
+  'environment',
+  'operationType',
+  'requestVariant',
+  'status',
+  'product',
+  'amountMinor',
+  'currency',
+  'gatewayAmountMinor',
+  'gatewayCurrency',
+  'callbackUrl',
+  'redirectSuccessUrl',
+  'redirectFailUrl',
+  'pendingUrl',
+  'extraReturnParam',
+  'orderNumber',
+  'locale',
+  'expiresAt',
+  'recurring',
+  'recurringToken',
+  'walletToken',
+  'needConfirmation',
+  'merchantUrl',
+  'cardMask',
+  'cardHolder',
+  'cardExpiryMonth',
+  'cardExpiryYear',
+  'customer',
+  'recurringData',
+  'bankAccount',
+] as const satisfies readonly (keyof NewPaymentRow)[];
+
+export type PaymentInsert = Required<Pick<NewPaymentRow, (typeof INSERTED_COLUMNS)[number]>>;
+
+// What the create response needs; returning fewer columns keeps the driver's row parsing off the hot path.
+export const CREATED_COLUMNS = {
+  id: payments.id,
+  token: payments.token,
+  status: payments.status,
+  requestVariant: payments.requestVariant,
+  amountMinor: payments.amountMinor,
+  currency: payments.currency,
+  gatewayAmountMinor: payments.gatewayAmountMinor,
+  locale: payments.locale,
+  needConfirmation: payments.needConfirmation,
+  merchantId: payments.merchantId,
+  environment: payments.environment,
+  operationType: payments.operationType,
+  commissionPercentBp: payments.commissionPercentBp,
+  commissionFixedMinor: payments.commissionFixedMinor,
+};
+
+// The merchant's commission terms for the payment's operation, copied into the row as it is inserted (one
+// statement): later changes of the terms never change what an existing payment costs.
+function withCommissionTerms(placeholders: Record<string, unknown>): Record<string, unknown> {
+  const termOf = (column: 'percent_bp' | 'fixed_minor') =>
+    sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${sql.placeholder('merchantId')}
+      and operation = ${sql.placeholder('operationType')}), 0)`;
+  return { ...placeholders, commissionPercentBp: termOf('percent_bp'), commissionFixedMinor: termOf('fixed_minor') };
+}
+
+export type CreatedPaymentRow = Pick<PaymentRow, keyof typeof CREATED_COLUMNS>;
+
+function prepareInsert(db: DbOrTx) {
+  const placeholders: Record<string, unknown> = Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)]));
+  // drizzle's Date encoder does not accept null through a placeholder; pass ISO text and cast instead.
+  placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
+  return db
+    .insert(payments)
+    .values(withCommissionTerms(placeholders) as unknown as NewPaymentRow)
+    .returning(CREATED_COLUMNS)
+    .prepare('payrail_insert_payment');
+}
+
+// Keyed by database or transaction: a statement prepared on the database would run outside the caller's transaction.
+const preparedInserts = new WeakMap<DbOrTx, ReturnType<typeof prepareInsert>>();
+
+export async function insertPayment(db: DbOrTx, row: PaymentInsert): Promise<CreatedPaymentRow> {
+  let prepared = preparedInserts.get(db);
+  if (!prepared) {
+    prepared = prepareInsert(db);
+    preparedInserts.set(db, prepared);
+  }
+  const [inserted] = await prepared.execute({ ...row, expiresAt: row.expiresAt?.toISOString() ?? null });
+  if (!inserted) throw new Error('payment insert returned no row');
+  return inserted;
+}
+
+// The gateway a payment is sent to, set when it leaves `init`.
+export interface SentTo {
+  gatewayId: number | null; // null: the built-in sandbox
+  gatewayAlias: string;
+}
+
+function preparePendingInsert(db: DbOrTx) {
+  const placeholders: Record<string, unknown> = Object.fromEntries(
+    [...INSERTED_COLUMNS, 'gatewayId', 'gatewayAlias'].map((column) => [column, sql.placeholder(column)]),
+  );
+  placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
+  const inserted = db
+    .insert(payments)
+    .values(withCommissionTerms(placeholders) as unknown as NewPaymentRow)
+    .returning(CREATED_COLUMNS);
+  const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
+  const checked = db.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
+    select 'status_check', created.id, ${sql.placeholder('statusCheckDueAt')}::timestamptz from created`);
+  return db.with(created, checked).select().from(created).prepare('payrail_insert_pending_payment');
+}
+
+const preparedPendingInserts = new WeakMap<DbOrTx, ReturnType<typeof preparePendingInsert>>();
+
+// A Host-to-Host payment is created and moved init → pending (a transition the domain decided, applied as it is
+// born) in the statement that queues its first status check: a crash before the adapter call leaves a pending
+// payment whose status check asks the adapter, which does not know it and declines it, and the merchant is told.
+export async function insertPendingPayment(
+  db: DbOrTx,
+  row: Omit<PaymentInsert, 'status'>,
+  transition: PaymentTransition,
+  sentTo: SentTo,
+  statusCheckDueAt: Date,
+): Promise<CreatedPaymentRow> {
+  if (transition.from !== 'init' || transition.to !== 'pending') throw new Error(`a new payment is not moved ${transition.from} → ${transition.to}`);
+  let prepared = preparedPendingInserts.get(db);
+  if (!prepared) {
+    prepared = preparePendingInsert(db);
+    preparedPendingInserts.set(db, prepared);
+  }
+  const [inserted] = await prepared.execute({
+    ...row,
+    ...sentTo,
+    status: transition.to,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    statusCheckDueAt: statusCheckDueAt.toISOString(),
+  });
+  if (!inserted) throw new Error('payment insert returned no row');
+  return inserted;
+}
+
+export async function findPaymentByToken(db: Db, scope: MerchantScope, token: string): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.token, token), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)));
+  return row ?? null;
+}
+
+// A place in the list's order (created_at DESC, id DESC); createdAt is ISO 8601 UTC with microseconds, as stored.
+interface PaymentListPosition {
+  createdAt: string;
+  id: number;
+}
+
+export interface PaymentListFilter {
+  createdFrom: Date | null; // inclusive
+  createdBefore: Date | null; // exclusive
+  operationType: PaymentRow['operationType'] | null;
+  orderNumber: string | null;
+  after: PaymentListPosition | null; // keyset: only rows after this place in the order
+  limit: number;
+  offset: number;
+  countMaxRows: number; // the count stops here: above it the total is only known to be larger
+}
+
+export interface PaymentListPage {
+  rows: PaymentRow[];
+  next: PaymentListPosition | null; // the last row's place when more rows follow, else null
+  total: number; // rows matching the filter (the cursor aside), at most countMaxRows + 1
+}
+
+// to_char keeps the microseconds a JavaScript Date would drop, so a cursor never skips a row.
+const positionText = sql<string>`to_char(${payments.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+function listConditions(scope: MerchantScope, filter: PaymentListFilter, withCursor: boolean): SQL | undefined {
+  const conditions: SQL[] = [eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)];
+  if (filter.createdFrom) conditions.push(gte(payments.createdAt, filter.createdFrom));
+  if (filter.createdBefore) conditions.push(lt(payments.createdAt, filter.createdBefore));
+  if (filter.operationType) conditions.push(eq(payments.operationType, filter.operationType));
+  if (filter.orderNumber !== null) conditions.push(eq(payments.orderNumber, filter.orderNumber));
+  if (withCursor && filter.after) {
+    conditions.push(sql`(${payments.createdAt}, ${payments.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
+  }
+  return and(...conditions);
+}
+
+// The two statements of a list page, built but not run (tests EXPLAIN them). The page reads one row more than
+// it shows, to know whether another page follows; a deep page skips its offset inside the index (index-only)
+// and reads from the table only the rows it shows. The count reads at most countMaxRows + 1 index entries.
+export function paymentListQueries(db: Db, scope: MerchantScope, filter: PaymentListFilter) {
+  const where = listConditions(scope, filter, true);
+  const order = [desc(payments.createdAt), desc(payments.id)];
+  const columns = { ...getTableColumns(payments), position: positionText };
+  const page =
+    filter.offset === 0
+      ? db
+          .select(columns)
+          .from(payments)
+          .where(where)
+          .orderBy(...order)
+          .limit(filter.limit + 1)
+      : db
+          .select(columns)
+          .from(payments)
+          .where(
+            inArray(
+              payments.id,
+              db
+                .select({ id: payments.id })
+                .from(payments)
+                .where(where)
+                .orderBy(...order)
+                .limit(filter.limit + 1)
+                .offset(filter.offset),
+            ),
+          )
+          .orderBy(...order);
+  const matching = db
+    .select({ one: sql`1` })
+    .from(payments)
+    .where(listConditions(scope, filter, false))
+    .limit(filter.countMaxRows + 1)
+    .as('matching');
+  const total = db.select({ total: count() }).from(matching);
+  return { page, total };
+}
+
+export async function listPayments(db: Db, scope: MerchantScope, filter: PaymentListFilter): Promise<PaymentListPage> {
+  const queries = paymentListQueries(db, scope, filter);
+  const [found, [totalRow]] = await Promise.all([queries.page, queries.total]);
+  const shown = found.slice(0, filter.limit);
+  const last = shown.at(-1);
+  const next = found.length > filter.limit && last ? { createdAt: last.position, id: last.id } : null;
+  const rows = shown.map(({ position: _position, ...row }) => row);
+  return { rows, next, total: Number(totalRow?.total ?? 0) };
+}

@@ -1,0 +1,132 @@
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { NO_COMMISSION, type CommissionTerms } from '../../ledger/domain/commission.ts';
+import type { MerchantScope, PaymentRow } from './payments-repo.ts';
+import type { DbOrTx, Tx } from '../../platform/database.ts';
+import { commissions, outbox, payments, refunds } from './schema.ts';
+
+// A payment's refunds: each its own row with its own token and status, counted in payments.refunded_minor while
+// it is not declined (the CHECK refunded_minor ≤ captured_minor is the last line of defence against overrefunds).
+
+export type RefundRow = typeof refunds.$inferSelect;
+export type FinalRefundStatus = Exclude<RefundRow['status'], 'pending'>;
+
+// The refunds shown with a payment: at most as many as a payment may have (flows/refunds.ts REFUND_COUNT_MAX).
+const REFUNDS_LISTED_MAX = 100;
+
+// The merchant's commission terms for refunds (none: free), copied into each refund as it is created.
+export async function refundCommissionTerms(db: DbOrTx, merchantId: number): Promise<CommissionTerms> {
+  const [terms] = await db
+    .select({ percentBp: commissions.percentBp, fixedMinor: commissions.fixedMinor })
+    .from(commissions)
+    .where(and(eq(commissions.merchantId, merchantId), eq(commissions.operation, 'refund')));
+  return terms ?? NO_COMMISSION;
+}
+
+export interface NewRefund {
+  token: string;
+  payment: Pick<PaymentRow, 'id' | 'merchantId' | 'environment' | 'currency'>;
+  amountMinor: number;
+  terms: CommissionTerms;
+}
+
+// A pending refund, counted in its payment's refunded_minor by the same transaction.
+export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow> {
+  const { payment, terms } = refund;
+  const [row] = await tx
+    .insert(refunds)
+    .values({
+      token: refund.token,
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      environment: payment.environment,
+      amountMinor: refund.amountMinor,
+      currency: payment.currency,
+      commissionPercentBp: terms.percentBp,
+      commissionFixedMinor: terms.fixedMinor,
+      status: 'pending',
+    })
+    .returning();
+  if (!row) throw new Error('refund insert returned no row');
+  return row;
+}
+
+// Adds a refund to (or, declined, takes it from) what the payment counts as refunded.
+export async function changeRefundedMinor(tx: Tx, paymentId: number, deltaMinor: number): Promise<PaymentRow> {
+  const [row] = await tx
+    .update(payments)
+    .set({ refundedMinor: sql`${payments.refundedMinor} + ${deltaMinor}`, updatedAt: new Date() })
+    .where(eq(payments.id, paymentId))
+    .returning();
+  if (!row) throw new Error(`payment ${paymentId} vanished`);
+  return row;
+}
+
+export async function countRefundsOfPayment(db: DbOrTx, paymentId: number, status: RefundRow['status'] | null = null): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, paymentId), status === null ? undefined : eq(refunds.status, status)));
+  return row?.total ?? 0;
+}
+
+export async function findRefundById(db: DbOrTx, refundId: number): Promise<RefundRow | null> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId));
+  return row ?? null;
+}
+
+// Lock order everywhere: the payment first, then its refund (then ledger balances).
+export async function lockRefund(tx: Tx, refundId: number): Promise<RefundRow | null> {
+  const [row] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+  return row ?? null;
+}
+
+// Another merchant's or environment's refund is indistinguishable from a missing one.
+export async function findRefundByToken(db: DbOrTx, scope: MerchantScope, token: string): Promise<RefundRow | null> {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.token, token), eq(refunds.merchantId, scope.merchantId), eq(refunds.environment, scope.environment)));
+  return row ?? null;
+}
+
+export async function listRefundsOfPayment(db: DbOrTx, paymentId: number): Promise<RefundRow[]> {
+  return db.select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(asc(refunds.id)).limit(REFUNDS_LISTED_MAX);
+}
+
+// pending → approved | declined, once: null when the refund was no longer pending.
+export async function finishRefund(
+  tx: Tx,
+  refundId: number,
+  status: FinalRefundStatus,
+  changes: { gatewayToken: string | null; declineReason: string | null },
+): Promise<RefundRow | null> {
+  const now = new Date();
+  const [row] = await tx
+    .update(refunds)
+    .set({
+      status,
+      declineReason: changes.declineReason,
+      ...(changes.gatewayToken === null ? {} : { gatewayToken: changes.gatewayToken }),
+      finalizedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
+    .returning();
+  return row ?? null;
+}
+
+// A pending answer may name the provider's refund id: kept for later checks.
+export async function setRefundGatewayToken(tx: Tx, refundId: number, gatewayToken: string): Promise<void> {
+  await tx
+    .update(refunds)
+    .set({ gatewayToken, updatedAt: new Date() })
+    .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')));
+}
+
+// A final refund needs no more checks.
+export async function closeRefundChecks(tx: Tx, refund: Pick<RefundRow, 'id' | 'paymentId'>): Promise<void> {
+  await tx
+    .update(outbox)
+    .set({ doneAt: new Date(), lockedUntil: null })
+    .where(and(eq(outbox.paymentId, refund.paymentId), eq(outbox.refundId, refund.id), eq(outbox.topic, 'refund_check'), isNull(outbox.doneAt)));
+}

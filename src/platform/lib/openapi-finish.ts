@@ -1,0 +1,55 @@
+import { readDemoValues, withDemoValues } from './openapi-demo-values.ts';
+import { documentErrorResponse } from './openapi-error-examples.ts';
+import { orderOperations } from './openapi-operation-order.ts';
+import { addParameterExamples } from './openapi-parameter-examples.ts';
+import { shareRepeatedResponses, shareRepeatedSchemas } from './openapi-shared-responses.ts';
+
+// The last pass over the generated document (@fastify/swagger's transformObject): what a reader of Swagger UI needs
+// that the routes' schemas do not carry, in one place.
+
+type Json = Record<string, unknown>;
+const OPERATION_KEYS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+// The operations whose example cannot succeed on the demo seed: what it answers instead, said in the operation and
+// as `x-example-answers` (test/payments/integration/openapi-examples.test.ts holds the server to it).
+const EXAMPLE_ANSWERS: Readonly<Record<string, { status: number; code: string; why: string }>> = {
+  receiveProviderCallback: { status: 401, code: 'unauthorized', why: "only a gateway can call it, with a JWT signed with the gateway's sign_key" },
+  adminResolveConflict: { status: 404, code: 'not_found', why: 'the demo has no conflict to resolve' },
+};
+
+function describeExampleAnswer(operation: Json): void {
+  const answer = EXAMPLE_ANSWERS[String(operation['operationId'])];
+  if (answer === undefined) return;
+  operation['x-example-answers'] = { status: answer.status, code: answer.code };
+  const description = String(operation['description'] ?? '');
+  operation['description'] =
+    `${description}${description === '' ? '' : '\n\n'}On the demo server its example answers ${answer.status} \`${answer.code}\`: ${answer.why}.`;
+}
+
+function describeSuccess(operation: Json, response: Json): void {
+  if (response['description'] !== 'Default Response') return;
+  const summary = String(operation['summary'] ?? operation['operationId'] ?? 'the operation');
+  response['description'] = `Success: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`;
+}
+
+function finishOperation(operation: Json): void {
+  addParameterExamples(operation);
+  describeExampleAnswer(operation);
+  const security = (operation['security'] as Json[] | undefined) ?? [];
+  for (const [status, response] of Object.entries((operation['responses'] as Record<string, Json> | undefined) ?? {})) {
+    if (status.startsWith('2')) describeSuccess(operation, response);
+    else if (Number(status) >= 400) documentErrorResponse(response, Number(status), security);
+  }
+}
+
+export function finishOpenApiDocument<T extends object>(openApiDocument: T, dataDir: string): T {
+  const document = openApiDocument as { paths?: Record<string, Json> };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of OPERATION_KEYS) {
+      const operation = item[method] as Json | undefined;
+      if (operation !== undefined) finishOperation(operation);
+    }
+  }
+  orderOperations(document);
+  return shareRepeatedSchemas(shareRepeatedResponses(withDemoValues(openApiDocument, readDemoValues(dataDir))));
+}
