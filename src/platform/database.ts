@@ -7,9 +7,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import * as schema from '../payments/store/schema.ts';
 
-type Schema = typeof schema;
+// No relational queries: the modules' schema files are read by drizzle-kit and by the queries that name tables.
+type Schema = Record<string, never>;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -44,7 +44,7 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
   const options = image === null ? {} : { loadDataDir: image }; // an image is unpacked into an empty dataDir
   const client = dataDir === null ? new PGlite(options) : new PGlite(dataDir, options);
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client }) as unknown as Db;
   return {
     db,
     engine: 'pglite',
@@ -65,7 +65,7 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
 async function openPostgres(url: string, poolMax: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
-  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: pool }) as unknown as Db;
   await db.execute(sql`select 1`);
   return {
     db,
@@ -74,7 +74,7 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-        await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder });
+        await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
         client.release();

@@ -1,6 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
-import { sandboxTransactions } from '../payments/store/schema.ts';
+import { sandboxTransactions } from './store-schema.ts';
 import type { AdapterAnswerBody, SandboxRuntime } from './runtime.ts';
 import type { ConfirmRequestBodyInput, DeclineRequestBodyInput } from './schemas.ts';
 import { findByPaymentToken, type SandboxTransaction } from './transactions-repo.ts';

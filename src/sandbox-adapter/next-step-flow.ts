@@ -1,4 +1,4 @@
-import type { NextPaymentStepRequest, NextStepWire } from '../payments/contract/adapter-contract.ts';
+import type { NextPaymentStepRequest, NextStepWire } from '../payments/index.ts';
 import { isOnAllowedOrigin, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { pendingAnswer, settle, waitingTransaction } from './otp-flow.ts';
 

@@ -1,4 +1,4 @@
-import type { ConfirmSecureCodeRequest, ResendOtpRequest, SecureCodeRequestWire } from '../payments/contract/adapter-contract.ts';
+import type { ConfirmSecureCodeRequest, ResendOtpRequest, SecureCodeRequestWire } from '../payments/index.ts';
 import { finalAnswerOf, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { countStepEvent, stepStateOf } from './step-state-repo.ts';
 import { finishAuthentication, findByPaymentToken, type SandboxTransaction } from './transactions-repo.ts';

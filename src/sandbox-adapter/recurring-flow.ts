@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
-import { sandboxTransactions } from '../payments/store/schema.ts';
+import { sandboxTransactions } from './store-schema.ts';
 import { finalAnswerOf, newGatewayToken, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { requestFingerprint } from './sandbox-keys.ts';
 import type { PayBodyInput } from './schemas.ts';

@@ -29,7 +29,7 @@ import {
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
 import { confirmRequestFlow, declineRequestFlow } from './confirm-flow.ts';
-import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../payments/contract/adapter-contract.ts';
+import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../payments/index.ts';
 import { confirmSecureCodeFlow, resendOtpFlow } from './otp-flow.ts';
 import { nextPaymentStepFlow } from './next-step-flow.ts';
 import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
-import { sandboxRefunds } from '../payments/store/schema.ts';
+import { sandboxRefunds } from './store-schema.ts';
 import { behaviourOf, newGatewayToken, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import type { RefundBodyInput, StatusBodyInput } from './schemas.ts';
 import { findByPaymentToken, recordRefund, type SandboxTransaction } from './transactions-repo.ts';

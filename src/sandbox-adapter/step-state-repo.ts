@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
-import { sandboxTransactions } from '../payments/store/schema.ts';
+import { sandboxTransactions } from './store-schema.ts';
 import { findByPaymentToken, type SandboxTransaction } from './transactions-repo.ts';
 
 // What a step card's transaction counts while it waits on its step (sandbox_transactions.step_state).

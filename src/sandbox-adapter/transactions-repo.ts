@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { AdapterStatus } from '../payments/contract/adapter-contract.ts';
+import type { AdapterStatus } from '../payments/index.ts';
 import type { Db } from '../platform/database.ts';
-import { sandboxTransactions } from '../payments/store/schema.ts';
+import { sandboxTransactions } from './store-schema.ts';
 import { SCENARIO_BEHAVIOURS, type SandboxOperation, type SandboxScenario } from './test-cards.ts';
 
 // The sandbox provider's memory, in the database: every process that mounts the sandbox sees the same

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { voidExpiredAuthorization } from '../payments/flows/authorization-void.ts';
-import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
-import { findDueAuthorizationIds } from '../payments/store/processing-repo.ts';
+import { voidExpiredAuthorization } from '../payments/index.ts';
+import type { ProcessingDeps } from '../payments/index.ts';
+import { findDueAuthorizationIds } from '../payments/index.ts';
 
 // Each adapter call is bounded by the gateway's decline_request response_timeout; the batch's calls run side by side.
 const AUTHORIZATION_VOID_BATCH_MAX = 20;

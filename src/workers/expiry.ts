@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { endLifetime } from '../payments/flows/lifetime-end.ts';
-import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
-import { findExpiredPaymentIds } from '../payments/store/processing-repo.ts';
+import { endLifetime } from '../payments/index.ts';
+import type { ProcessingDeps } from '../payments/index.ts';
+import { findExpiredPaymentIds } from '../payments/index.ts';
 
 const EXPIRY_BATCH_MAX = 100;
 const EXPIRY_BATCHES_PER_PASS_MAX = 20; // a larger backlog continues at the next pass

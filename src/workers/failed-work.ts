@@ -1,4 +1,4 @@
-import type { OutboxRow } from '../payments/store/processing-repo.ts';
+import type { OutboxRow } from '../payments/index.ts';
 
 const FAILED_WORK_RETRY_MS = 30_000;
 const FAILED_WORK_ATTEMPTS_MAX = 1000; // a row that keeps throwing is closed, with its error, after this many claims

@@ -1,13 +1,13 @@
 import { lookup } from 'node:dns';
 import type { FastifyBaseLogger } from 'fastify';
 import { Agent, request } from 'undici';
-import { notificationBody } from '../payments/domain/notification-body.ts';
-import { modernSignatureHeader } from '../payments/domain/notification-signature.ts';
-import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../payments/domain/notification-schedule.ts';
-import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
+import { notificationBody } from '../payments/index.ts';
+import { modernSignatureHeader } from '../payments/index.ts';
+import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../payments/index.ts';
+import type { ProcessingDeps } from '../payments/index.ts';
 import { decryptWithMasterKey } from '../platform/lib/crypto.ts';
 import { resolvePublicAddresses, SsrfRefusedError } from '../platform/lib/ssrf-guard.ts';
-import { finishNotificationWork, type NotificationNext, type NotificationOutcome, type NotificationWork } from '../payments/store/notification-work-repo.ts';
+import { finishNotificationWork, type NotificationNext, type NotificationOutcome, type NotificationWork } from '../payments/index.ts';
 import { nextAfterFailure } from './failed-work.ts';
 
 const NOTIFICATION_TIMEOUT_MS = 10_000;

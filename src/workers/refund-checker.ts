@@ -1,15 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { GatewaySettings } from '../payments/contract/adapter-contract.ts';
-import { pendingOutcome } from '../payments/domain/adapter-outcome.ts';
+import type { GatewaySettings } from '../payments/index.ts';
+import { pendingOutcome } from '../payments/index.ts';
 import { delayBeforeAttemptSeconds, parseTimeRates, TimeRatesError, type TimeRateRule } from '../platform/lib/status-check-schedule.ts';
-import { gatewayOfPayment } from '../payments/flows/gateways.ts';
-import { heldBackByExchange } from '../payments/flows/exchange-gate.ts';
-import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
-import { interpretStatusAnswer } from '../payments/domain/status-answer.ts';
-import { applyRefundOutcome, recordRefundFailedLookup } from '../payments/flows/refund-outcome.ts';
-import { exchangeRefund } from '../payments/flows/refund-send.ts';
-import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../payments/store/processing-repo.ts';
-import { findRefundById, type RefundRow } from '../payments/store/refunds-repo.ts';
+import { gatewayOfPayment } from '../payments/index.ts';
+import { heldBackByExchange } from '../payments/index.ts';
+import type { ProcessingDeps } from '../payments/index.ts';
+import { interpretStatusAnswer } from '../payments/index.ts';
+import { applyRefundOutcome, recordRefundFailedLookup } from '../payments/index.ts';
+import { exchangeRefund } from '../payments/index.ts';
+import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../payments/index.ts';
+import { findRefundById, type RefundRow } from '../payments/index.ts';
 import { nextAfterFailure } from './failed-work.ts';
 
 // How a pending refund settles: its check re-sends the same /refund (same refund.token and amount) to the payment's

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
+import type { ProcessingDeps } from '../payments/index.ts';
 import type { Db } from '../platform/database.ts';
-import { claimDueNotifications } from '../payments/store/notification-work-repo.ts';
-import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../payments/store/processing-repo.ts';
+import { claimDueNotifications } from '../payments/index.ts';
+import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../payments/index.ts';
 import { voidDueAuthorizations } from './authorization-void.ts';
 import { expireDuePayments } from './expiry.ts';
 import { nextAfterFailure } from './failed-work.ts';

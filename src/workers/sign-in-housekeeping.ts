@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.ts';
-import { deleteStaleChallenges } from '../core-banking/store/login-challenges-repo.ts';
-import { deleteEndedSessions } from '../core-banking/store/sessions-repo.ts';
+import { deleteStaleChallenges } from '../core-banking/index.ts';
+import { deleteEndedSessions } from '../core-banking/index.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
 const HOUSEKEEPING_BATCH_MAX = 1000; // rows per table and pass; a larger backlog goes at the next pass

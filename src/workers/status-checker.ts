@@ -1,12 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { delayBeforeAttemptSeconds, parseTimeRates, STATUS_CHECK_ATTEMPTS_MAX, TimeRatesError, type TimeRateRule } from '../platform/lib/status-check-schedule.ts';
-import type { GatewaySettings } from '../payments/contract/adapter-contract.ts';
-import { awaitsStatusCheck } from '../payments/flows/payout-status.ts';
-import { gatewayOfPayment } from '../payments/flows/gateways.ts';
-import { heldBackByExchange } from '../payments/flows/exchange-gate.ts';
-import type { ProcessingDeps } from '../payments/flows/process-payment.ts';
-import { lookUpStatus } from '../payments/flows/status-lookup.ts';
-import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../payments/store/processing-repo.ts';
+import {
+  delayBeforeAttemptSeconds,
+  parseTimeRates,
+  STATUS_CHECK_ATTEMPTS_MAX,
+  TimeRatesError,
+  type TimeRateRule,
+} from '../platform/lib/status-check-schedule.ts';
+import type { GatewaySettings } from '../payments/index.ts';
+import { awaitsStatusCheck } from '../payments/index.ts';
+import { gatewayOfPayment } from '../payments/index.ts';
+import { heldBackByExchange } from '../payments/index.ts';
+import type { ProcessingDeps } from '../payments/index.ts';
+import { lookUpStatus } from '../payments/index.ts';
+import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../payments/index.ts';
 
 // spec 6.4: /status after final_waiting_seconds, then at the status_checker_time_rates intervals, until final. A
 // failed lookup (domain/status-answer.ts) never finalizes anything: it is counted, logged, and the schedule goes on.

@@ -7,7 +7,7 @@ import {
   markUserMessageSent,
   USER_MESSAGE_ATTEMPTS_MAX,
   type ClaimedUserMessage,
-} from '../core-banking/store/user-messages-repo.ts';
+} from '../core-banking/index.ts';
 import { sendMail } from './mail-transport.ts';
 
 const USER_MESSAGE_BATCH_MAX = 20;

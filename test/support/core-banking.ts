@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { newToken, tokenDigest, tokenDisplayPrefix } from '../../src/platform/lib/core-tokens.ts';
 import { insertAppToken } from '../../src/core-banking/store/app-tokens-repo.ts';
 import type { Db } from '../../src/platform/database.ts';
-import { users, userMemberships } from '../../src/payments/store/schema.ts';
+import { users, userMemberships } from '../../src/core-banking/store/schema.ts';
 import { insertSession } from '../../src/core-banking/store/sessions-repo.ts';
 
 // Core banking fixtures written straight into the real database, so a test of one endpoint needs no other

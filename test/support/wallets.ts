@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/platform/database.ts';
-import { bankAccounts } from '../../src/payments/store/schema.ts';
+import { bankAccounts } from '../../src/core-banking/store/schema.ts';
 import { coreRequest } from './core-banking.ts';
 
 // Wallet fixtures for the core banking transfer and money charge tests: bank accounts written straight into the

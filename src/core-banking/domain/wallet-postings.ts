@@ -7,7 +7,7 @@
 // A paid charge posts charge_paid on the payer and charge_received on the requester in one database transaction,
 // so clearing sums to zero over all profiles.
 
-import { posting, UnbalancedPostingError, type LedgerPosting } from '../../ledger/domain/ledger-postings.ts';
+import { posting, UnbalancedPostingError, type LedgerPosting } from '../../ledger/index.ts';
 
 // The most a single transfer or charge may move, in minor units: far below 2^52, so its decimal form always arrives
 // exactly (decimal-amount.ts) and sums of many stay exact.

@@ -7,7 +7,7 @@ import { canonicalJson } from '../../platform/lib/canonical-json.ts';
 import { constantTimeEqual } from '../../platform/lib/crypto.ts';
 import { findBankTransferByToken, findTransferParties, insertBankTransfer, type BankTransferRow } from '../store/bank-transfers-repo.ts';
 import type { Db, Tx } from '../../platform/database.ts';
-import { InsufficientWalletError, postWalletLedger, readWalletBalances } from '../../ledger/store/wallet-ledger-repo.ts';
+import { InsufficientWalletError, postWalletLedger, readWalletBalances } from '../../ledger/index.ts';
 import { coreAmountMinor, coreFieldError, exponentOf } from './core-amount.ts';
 
 export interface BankTransferDeps {

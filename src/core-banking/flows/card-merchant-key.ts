@@ -2,7 +2,7 @@ import { CoreApiError } from '../../platform/lib/core-errors.ts';
 import { constantTimeEqual } from '../../platform/lib/crypto.ts';
 import { looksLikeMerchantKey, merchantKeyDigest, type KeyEnvironment } from '../../platform/lib/merchant-key.ts';
 import type { Db } from '../../platform/database.ts';
-import { findKeyOwner } from '../../payments/store/merchants-repo.ts';
+import { findKeyOwner } from '../../payments/index.ts';
 
 export interface CardProgramMerchant {
   merchantId: number;

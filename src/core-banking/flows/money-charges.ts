@@ -6,7 +6,7 @@ import { chargePaid, chargeReceived } from '../domain/wallet-postings.ts';
 import { CoreApiError } from '../../platform/lib/core-errors.ts';
 import type { Db, Tx } from '../../platform/database.ts';
 import { findPayerId, insertMoneyCharge, listMoneyCharges, lockMoneyCharge, resolveMoneyCharge, type MoneyChargeRow } from '../store/money-charges-repo.ts';
-import { InsufficientWalletError, postWalletLedger } from '../../ledger/store/wallet-ledger-repo.ts';
+import { InsufficientWalletError, postWalletLedger } from '../../ledger/index.ts';
 import { coreAmountMinor, coreFieldError, exponentOf } from './core-amount.ts';
 
 export interface MoneyChargeDeps {

@@ -1,7 +1,7 @@
 import type { CurrencyTable } from '../../platform/lib/currencies.ts';
 import { minorToMajor } from '../domain/decimal-amount.ts';
 import type { Db } from '../../platform/database.ts';
-import { readWalletBalances } from '../../ledger/store/wallet-ledger-repo.ts';
+import { readWalletBalances } from '../../ledger/index.ts';
 import { exponentOf } from './core-amount.ts';
 
 export interface WalletView {

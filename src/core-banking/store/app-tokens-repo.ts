@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/database.ts';
-import { appTokens } from '../../payments/store/schema.ts';
+import { appTokens } from './schema.ts';
 
 export interface AppTokenRecord {
   id: number;

@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from
 import type { BankAccountProvider, BankAccountStatus } from '../domain/core-banking-values.ts';
 import type { BankAccountRow } from './bank-accounts-repo.ts';
 import type { DbOrTx } from '../../platform/database.ts';
-import { bankAccounts, bankCards, userMemberships, users, walletBalances } from '../../payments/store/schema.ts';
+import { bankAccounts, bankCards, userMemberships, users } from './schema.ts';
+import { walletBalances } from '../../ledger/store/schema.ts';
 
 // GET /api/v1/bank_accounts/list: one profile's records under the filters of spec 4, and what `with_cards` and
 // `with_wallet` add to them.

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BankAccountStatus } from '../domain/core-banking-values.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { bankAccounts } from '../../payments/store/schema.ts';
+import { bankAccounts } from './schema.ts';
 
 // Bank account and beneficiary records (spec 2.6): one profile's records, and an operator's review of them.
 

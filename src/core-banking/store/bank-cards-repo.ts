@@ -1,6 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
-import { bankAccounts, bankCards, users } from '../../payments/store/schema.ts';
+import { bankAccounts, bankCards, users } from './schema.ts';
 
 export type BankCardRow = typeof bankCards.$inferSelect;
 export type NewBankCard = typeof bankCards.$inferInsert;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { TransferDirection } from '../domain/core-banking-values.ts';
 import type { DbOrTx } from '../../platform/database.ts';
-import { bankAccounts, bankTransfers, users } from '../../payments/store/schema.ts';
+import { bankAccounts, bankTransfers, users } from './schema.ts';
 
 export interface BankTransferRow {
   id: number;

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { MembershipRole } from '../domain/core-banking-values.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { userMemberships, users } from '../../payments/store/schema.ts';
+import { userMemberships, users } from './schema.ts';
 import type { UserRow } from './user-accounts-repo.ts';
 
 // Business (segregated) accounts: a profile of kind business and the people who may act on it.

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { loginChallenges } from '../../payments/store/schema.ts';
+import { loginChallenges } from './schema.ts';
 
 // Pre-sessions of two-step sign-in. Every attempt leaves a row, whether or not its login names an account: the
 // rows are what the sign-in limits count (per login and address, per login, per address).

@@ -2,7 +2,7 @@ import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { MoneyChargeStatus } from '../domain/core-banking-values.ts';
 import type { MoneyChargePrivacy, PayerReference } from '../domain/money-charges.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { moneyCharges, users } from '../../payments/store/schema.ts';
+import { moneyCharges, users } from './schema.ts';
 
 export interface MoneyChargeRow {
   id: number;

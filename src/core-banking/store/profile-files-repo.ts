@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { profileFiles } from '../../payments/store/schema.ts';
+import { profileFiles } from './schema.ts';
 
 // A profile's KYC documents. The files themselves live in the profile files folder under their stored names; a
 // deleted document keeps its row (who uploaded what, when, its hash) and loses its bytes.

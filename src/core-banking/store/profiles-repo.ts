@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { userMemberships, users } from '../../payments/store/schema.ts';
+import { userMemberships, users } from './schema.ts';
 
 // Profiles (spec 2.7) as the core banking API reads them, and who may act on a business (segregated) account.
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/database.ts';
-import { sessions, users } from '../../payments/store/schema.ts';
+import { sessions, users } from './schema.ts';
 
 export interface SessionRecord {
   sessionId: number;

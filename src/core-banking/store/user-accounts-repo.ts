@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/database.ts';
-import { users } from '../../payments/store/schema.ts';
+import { users } from './schema.ts';
 
 // Profiles as operators manage them (admin API) and as sign-in finds them. The password hash is read only by
 // findLoginCandidate; no other row shape here carries it.

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/database.ts';
-import { userMessages } from '../../payments/store/schema.ts';
+import { userMessages } from './schema.ts';
 
 // Messages to people (sign-in codes), written in the transaction that causes them and delivered by the worker
 // (workers/user-messages.ts). A code must not linger: an e-mail's body is blanked once sent, every body once the

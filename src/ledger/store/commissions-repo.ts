@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { CommissionOperation, CommissionTerms } from '../domain/commission.ts';
 import type { Db } from '../../platform/database.ts';
 import type { DbOrTx } from '../../platform/database.ts';
-import { commissions, merchants } from '../../payments/store/schema.ts';
+import { commissions } from './schema.ts';
+import { merchants } from '../../payments/store/schema.ts';
 
 // What an operator asks to change: terms to set, null to remove them; an operation left out keeps its terms.
 export type CommissionChanges = Partial<Record<CommissionOperation, CommissionTerms | null>>;

@@ -1,8 +1,7 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS } from '../domain/ledger-postings.ts';
-import { FINAL_STATUSES } from '../../payments/domain/payment-status.ts';
 import type { Db } from '../../platform/database.ts';
-import { ledgerBalances, ledgerEntries, ledgerTransactions } from '../../payments/store/schema.ts';
+import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
 
 // The ledger's invariants, read over everything it holds (the admin ledger check); ledger-repo.ts writes it.
 
@@ -13,18 +12,18 @@ export interface LedgerViolation {
 }
 
 export const VIOLATIONS_PER_RULE_MAX = 100;
-const finalStatuses = sql.raw(FINAL_STATUSES.map((status) => `'${status}'`).join(', '));
 
 // The ledger's invariants over everything it holds (an operator's check: it reads every row). Each query reports
-// at most VIOLATIONS_PER_RULE_MAX rows.
-export async function findLedgerViolations(db: Db): Promise<LedgerViolation[]> {
+// at most VIOLATIONS_PER_RULE_MAX rows. The payments module names which of its statuses are final.
+export async function findLedgerViolations(db: Db, finalPaymentStatuses: readonly string[]): Promise<LedgerViolation[]> {
+  const finalStatuses = sql.raw(finalPaymentStatuses.map((status) => `'${status}'`).join(', '));
   const checks = [
     unbalancedTransactions,
     balanceMismatches,
     negativeBalances,
     refundsBeyondCapture,
     misplacedPostings,
-    paymentPostings,
+    (checked: Db) => paymentPostings(checked, finalStatuses),
     refundPostings,
     disputePostings,
   ];
@@ -169,7 +168,7 @@ function subjectViolations(rows: SubjectRow[], ref: 'paymentId' | 'refundId' | '
 // A pay's net captures (captured − reversed) are 1 when approved or refunded, else 0, and took its captured amount
 // from the customer. A payout is reserved once; its net sends (sent − returned) are 1 when approved, else 0, each
 // sending its amount; its hold is the reservation while it is in flight and nothing once it is final.
-async function paymentPostings(db: Db): Promise<LedgerViolation[]> {
+async function paymentPostings(db: Db, finalStatuses: SQL): Promise<LedgerViolation[]> {
   const rows = await selectRows<SubjectRow>(
     db,
     sql`

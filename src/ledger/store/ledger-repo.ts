@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, type LedgerAccount, type LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
-import { ledgerBalances, ledgerEntries, ledgerTransactions } from '../../payments/store/schema.ts';
+import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
 
 type Environment = 'sandbox' | 'production';
 

@@ -1,7 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/database.ts';
 import type { LedgerViolation } from './ledger-check-repo.ts';
-import { bankTransfers, ledgerEntries, ledgerTransactions, moneyCharges, walletBalances } from '../../payments/store/schema.ts';
+import { bankTransfers, moneyCharges } from '../../core-banking/store/schema.ts';
+import { walletBalances } from './schema.ts';
+import { ledgerEntries, ledgerTransactions } from './schema.ts';
 
 // The invariants of core banking profiles' wallets (wallet-ledger-repo.ts writes them), read over everything the
 // ledger holds: part of the admin ledger check. That every transaction sums to zero, a profile's included, is

@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { LedgerAccount, LedgerEntry, LedgerPosting } from '../domain/ledger-postings.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { ledgerEntries, ledgerTransactions, walletBalances } from '../../payments/store/schema.ts';
+import { ledgerEntries, ledgerTransactions } from './schema.ts';
+import { walletBalances } from './schema.ts';
 
 export interface WalletPostingRefs {
   transferId?: number | null;

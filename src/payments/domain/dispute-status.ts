@@ -6,7 +6,7 @@
 //   open | under_review ──resolve won──▶ won    (final)
 //   open | under_review ──resolve lost─▶ lost   (final)
 
-import { disputeLost, disputeWon, type LedgerPosting } from '../../ledger/domain/ledger-postings.ts';
+import { disputeLost, disputeWon, type LedgerPosting } from '../../ledger/index.ts';
 
 export const DISPUTE_STATUSES = ['open', 'under_review', 'won', 'lost'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];

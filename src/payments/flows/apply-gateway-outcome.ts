@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { postingForTransition } from '../../ledger/domain/ledger-postings.ts';
+import { postingForTransition } from '../domain/transition-posting.ts';
 import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
 import { AUTHORIZATION_HOLD_HOURS_DEFAULT } from '../../platform/config.ts';
 import { mapRequisites } from '../domain/requisites.ts';

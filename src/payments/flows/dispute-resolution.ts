@@ -2,7 +2,7 @@ import { decideDisputeAction, postingForDisputeTransition, type DisputeAction } 
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
 import { findDispute, lockDisputeByToken, writeDisputeTransition, type DisputeRecord } from '../store/disputes-repo.ts';
-import { postLedger } from '../../ledger/store/ledger-repo.ts';
+import { postLedger } from '../../ledger/index.ts';
 import { queueNotification } from './notification-events.ts';
 
 const TOKEN_PATTERN = /^[0-9a-f]{32}$/;

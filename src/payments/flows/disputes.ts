@@ -1,6 +1,6 @@
 import type { ReadStream } from 'node:fs';
 import { disputabilityOf } from '../domain/dispute-status.ts';
-import { disputeHeld } from '../../ledger/domain/ledger-postings.ts';
+import { disputeHeld } from '../../ledger/index.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
 import { DocumentMissingError, type DocumentMediaType, type DocumentStore, type StagedDocument } from '../../platform/lib/document-store.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
@@ -16,7 +16,7 @@ import {
   type DisputeVisibility,
   type NewDisputeDocument,
 } from '../store/disputes-repo.ts';
-import { InsufficientBalanceError, postLedger } from '../../ledger/store/ledger-repo.ts';
+import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
 import { reserveEvidenceSpace, type EvidenceQuotaBytes } from './dispute-evidence-quota.ts';
 import type { KeyCommit } from './idempotency-keys.ts';

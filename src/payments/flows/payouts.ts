@@ -1,7 +1,7 @@
 import type { GatewaySettings, PayoutRequest } from '../contract/adapter-contract.ts';
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { chargeOf, payoutReserved } from '../../ledger/domain/ledger-postings.ts';
+import { chargeOf, payoutReserved } from '../../ledger/index.ts';
 import { isFinal } from '../domain/payment-status.ts';
 import { decidePayoutOutcome, decidePayoutTransition, type PayoutDecision } from '../domain/payout-rejection.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
@@ -10,7 +10,7 @@ import { maskPan } from '../../platform/lib/pan.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
-import { InsufficientBalanceError, postLedger } from '../../ledger/store/ledger-repo.ts';
+import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import { insertPayout, rescheduleStatusCheck, type PayoutInsert } from '../store/payouts-repo.ts';
 import { insertPaymentLogs, lockPayment, transitionPayment, updatePayment, type PaymentChanges, type PaymentLogInput } from '../store/processing-repo.ts';

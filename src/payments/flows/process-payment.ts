@@ -9,7 +9,8 @@ import type { CardInput, CreatePaymentRequest } from '../domain/payment-request.
 import { insertPendingPayment, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
 import { enqueue, findPaymentById, INIT_TO_PENDING, markProcessing, type OutcomeRow, type OutcomeSelection } from '../store/processing-repo.ts';
 import { findMerchantKeySealed } from '../store/merchants-repo.ts';
-import { isSandboxTestCardNumber, TEST_CARD_IN_PRODUCTION_REASON, testCardInProductionOutcome } from '../../platform/lib/sandbox-test-cards.ts';
+import { isSandboxTestCardNumber, TEST_CARD_IN_PRODUCTION_REASON } from '../../platform/lib/sandbox-test-cards.ts';
+import { testCardInProductionOutcome } from '../domain/test-card-outcome.ts';
 import { applySentOutcome, applyToLockedPayment } from './apply-gateway-outcome.ts';
 import { createPayment, newPaymentRow, type CreatePaymentOptions } from './create-payment.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';

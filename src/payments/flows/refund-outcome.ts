@@ -1,9 +1,9 @@
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { chargeOf, refundReleased, refundSent } from '../../ledger/domain/ledger-postings.ts';
+import { chargeOf, refundReleased, refundSent } from '../../ledger/index.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
-import { postLedger } from '../../ledger/store/ledger-repo.ts';
+import { postLedger } from '../../ledger/index.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { queueNotification } from './notification-events.ts';
 import { finishOpenWork, insertPaymentLogs, lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';

@@ -1,9 +1,9 @@
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
-import { chargeOf, refundReserved } from '../../ledger/domain/ledger-postings.ts';
+import { chargeOf, refundReserved } from '../../ledger/index.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
-import { InsufficientBalanceError, postLedger } from '../../ledger/store/ledger-repo.ts';
+import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
 import { enqueue, findPaymentById, lockPayment } from '../store/processing-repo.ts';
 import { changeRefundedMinor, countRefundsOfPayment, findRefundByToken, insertRefund, refundCommissionTerms, type RefundRow } from '../store/refunds-repo.ts';

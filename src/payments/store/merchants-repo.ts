@@ -30,11 +30,7 @@ export async function insertMerchant(db: Db, name: string, displayName: string |
 }
 
 export async function listMerchants(db: Db, limit: number, offset: number): Promise<{ rows: MerchantWithKeys[]; total: number }> {
-  const rows = await db.query.merchants.findMany({
-    orderBy: [desc(merchants.id)],
-    limit,
-    offset,
-  });
+  const rows = await db.select().from(merchants).orderBy(desc(merchants.id)).limit(limit).offset(offset);
   const [totalRow] = await db.select({ total: count() }).from(merchants);
   const withKeys = await Promise.all(rows.map(async (row) => ({ ...row, keys: await keysOf(db, row.id) })));
   return { rows: withKeys, total: Number(totalRow?.total ?? 0) };

@@ -1,10 +1,12 @@
 import { and, asc, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { postingForTransition, type LedgerPosting, type PostedPayment } from '../../ledger/domain/ledger-postings.ts';
+import type { LedgerPosting } from '../../ledger/index.ts';
+import { postingForTransition, type PostedPayment } from '../domain/transition-posting.ts';
 import { decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from '../domain/payment-status.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/database.ts';
-import { AVAILABLE_SHARDS, postLedger } from '../../ledger/store/ledger-repo.ts';
+import { AVAILABLE_SHARDS, postLedger } from '../../ledger/index.ts';
 import { outcomeNotificationSql } from './notification-events-repo.ts';
-import { ledgerBalances, ledgerEntries, ledgerTransactions, notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
+import { ledgerBalances, ledgerEntries, ledgerTransactions } from '../../ledger/store/schema.ts';
+import { notificationAttempts, outbox, paymentLogs, payments } from './schema.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 import { seriesColumnsOnOutcome, seriesColumnsOnTransition, seriesPlaceholderValues } from './recurring-repo.ts';
 

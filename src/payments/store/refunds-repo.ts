@@ -1,8 +1,9 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
-import { NO_COMMISSION, type CommissionTerms } from '../../ledger/domain/commission.ts';
+import { NO_COMMISSION, type CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { commissions, outbox, payments, refunds } from './schema.ts';
+import { commissions } from '../../ledger/store/schema.ts';
+import { outbox, payments, refunds } from './schema.ts';
 
 // A payment's refunds: each its own row with its own token and status, counted in payments.refunded_minor while
 // it is not declined (the CHECK refunded_minor ≤ captured_minor is the last line of defence against overrefunds).

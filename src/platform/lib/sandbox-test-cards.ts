@@ -1,5 +1,3 @@
-import { type AdapterOutcome, pendingOutcome } from '../../payments/domain/adapter-outcome.ts';
-
 // The sandbox's test card numbers, by the scenario each one triggers (spec 1). They live in the domain
 // because production reads them too: a test card sent with a production key is declined before any
 // gateway sees it, as the live modes of the big processors do.
@@ -24,9 +22,4 @@ const TEST_CARD_DIGITS: ReadonlySet<string> = new Set(Object.values(SANDBOX_TEST
 
 export function isSandboxTestCardNumber(panDigits: string): boolean {
   return TEST_CARD_DIGITS.has(panDigits.replace(/\s+/g, ''));
-}
-
-// What the processing flow records for such a card: a decline that no gateway produced.
-export function testCardInProductionOutcome(): AdapterOutcome {
-  return { ...pendingOutcome(null), status: 'declined', declineReason: TEST_CARD_IN_PRODUCTION_REASON };
 }

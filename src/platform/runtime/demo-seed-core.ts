@@ -1,9 +1,9 @@
 import type { AppContext } from '../../app-context.ts';
-import { createAppToken } from '../../core-banking/flows/app-tokens.ts';
-import { reviewBankAccount } from '../../core-banking/flows/bank-account-review.ts';
-import { createBankAccount } from '../../core-banking/flows/bank-accounts.ts';
-import { createBankTransfer } from '../../core-banking/flows/bank-transfers.ts';
-import { createMoneyCharge } from '../../core-banking/flows/money-charges.ts';
+import { createAppToken } from '../../core-banking/index.ts';
+import { reviewBankAccount } from '../../core-banking/index.ts';
+import { createBankAccount } from '../../core-banking/index.ts';
+import { createBankTransfer } from '../../core-banking/index.ts';
+import { createMoneyCharge } from '../../core-banking/index.ts';
 import { DEMO_CORE_PAYER, DEMO_CORE_USER } from '../lib/openapi-demo-placeholders.ts';
 
 // The core banking half of the demo seed: the demo person (#1) and the person the money-charge examples ask (#2),

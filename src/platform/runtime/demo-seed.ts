@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { SANDBOX_TEST_CARD_NUMBERS } from '../lib/sandbox-test-cards.ts';
-import { createMerchant } from '../../payments/flows/merchants.ts';
+import { createMerchant } from '../../payments/index.ts';
 import { type DemoValues, demoValuesPath } from '../lib/openapi-demo-values.ts';
 import { createPaymentCardExample, createPaymentHostedExample } from '../../payments/routes/merchant-api/examples.ts';
 import { seedCoreBanking } from './demo-seed-core.ts';

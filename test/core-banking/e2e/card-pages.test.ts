@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passesLuhn } from '../../../src/platform/lib/card-data-text.ts';
-import { bankAccounts } from '../../../src/payments/store/schema.ts';
+import { bankAccounts } from '../../../src/core-banking/store/schema.ts';
 import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
 import { createTestAppToken, createTestProfile } from '../../support/core-banking.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { bankAccounts } from '../../../src/payments/store/schema.ts';
+import { bankAccounts } from '../../../src/core-banking/store/schema.ts';
 import { coreRequest } from '../../support/core-banking.ts';
 import type { Harness } from '../../support/harness.ts';
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankAccounts, bankCards, walletBalances } from '../../../src/payments/store/schema.ts';
+import { bankAccounts, bankCards } from '../../../src/core-banking/store/schema.ts';
+import { walletBalances } from '../../../src/ledger/store/schema.ts';
 import { createTestBusiness, createTestProfile, openTestSession, type TestProfile } from '../../support/core-banking.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankAccounts } from '../../../src/payments/store/schema.ts';
+import { bankAccounts } from '../../../src/core-banking/store/schema.ts';
 import { createTestProfile, openTestSession, type TestProfile } from '../../support/core-banking.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

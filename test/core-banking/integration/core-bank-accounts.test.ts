@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankAccounts } from '../../../src/payments/store/schema.ts';
+import { bankAccounts } from '../../../src/core-banking/store/schema.ts';
 import { createTestBusiness, createTestProfile, openTestSession, type TestProfile } from '../../support/core-banking.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { bankAccounts, bankCards } from '../../../src/payments/store/schema.ts';
+import { bankAccounts, bankCards } from '../../../src/core-banking/store/schema.ts';
 import { coreRequest, createTestAppToken, createTestProfile } from '../../support/core-banking.ts';
 import { PUBLIC_URL, startHarness, type Harness, type TestMerchant } from '../../support/harness.ts';
 import type { Engine } from '../../../src/platform/database.ts';

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appTokens, bankCards } from '../../../src/payments/store/schema.ts';
+import { appTokens, bankCards } from '../../../src/core-banking/store/schema.ts';
 import { createTestAppToken, openTestSession } from '../../support/core-banking.ts';
 import { testEngines } from '../../support/databases.ts';
 import type { Harness, TestMerchant } from '../../support/harness.ts';

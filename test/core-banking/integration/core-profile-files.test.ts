@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profileFiles } from '../../../src/payments/store/schema.ts';
+import { profileFiles } from '../../../src/core-banking/store/schema.ts';
 import { createTestBusiness, createTestProfile, coreRequest, openTestSession, type TestProfile } from '../../support/core-banking.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

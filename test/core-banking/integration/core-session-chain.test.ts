@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../../../src/payments/store/schema.ts';
+import { sessions } from '../../../src/core-banking/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
 import { adminCall, createPerson, signIn } from '../../support/sign-in.ts';

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UnbalancedPostingError, type LedgerPosting } from '../../../src/ledger/domain/ledger-postings.ts';
-import { chargePaid, chargeReceived, transferCredited, transferDebited, transferPosting, WALLET_AMOUNT_MINOR_MAX } from '../../../src/core-banking/domain/wallet-postings.ts';
+import {
+  chargePaid,
+  chargeReceived,
+  transferCredited,
+  transferDebited,
+  transferPosting,
+  WALLET_AMOUNT_MINOR_MAX,
+} from '../../../src/core-banking/domain/wallet-postings.ts';
 
 const moved = (posting: LedgerPosting) => Object.fromEntries(posting.entries.map((entry) => [entry.account, entry.amountMinor]));
 const sum = (posting: LedgerPosting) => posting.entries.reduce((total, entry) => total + entry.amountMinor, 0);

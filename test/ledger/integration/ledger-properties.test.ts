@@ -9,16 +9,16 @@ import {
   disputeLost,
   disputeWon,
   payoutReserved,
-  postingForTransition,
   refundReleased,
   refundReserved,
   refundSent,
   type LedgerAccount,
   type LedgerPosting,
 } from '../../../src/ledger/domain/ledger-postings.ts';
+import { postingForTransition } from '../../../src/payments/domain/transition-posting.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import type { Db } from '../../../src/platform/database.ts';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../../src/ledger/store/ledger-repo.ts';
 import { transitionPayment, writeOutcome, type Tx } from '../../../src/payments/store/processing-repo.ts';
 import { disputes, payments, refunds } from '../../../src/payments/store/schema.ts';

@@ -5,7 +5,7 @@ import { NO_COMMISSION } from '../../../src/ledger/domain/commission.ts';
 import { chargeOf, payoutReserved } from '../../../src/ledger/domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import type { Db } from '../../../src/platform/database.ts';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { AVAILABLE_SHARDS, InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../../src/ledger/store/ledger-repo.ts';
 import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
 import { payments } from '../../../src/payments/store/schema.ts';

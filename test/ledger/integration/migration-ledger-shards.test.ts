@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/platform/database.ts';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { readWallets } from '../../../src/ledger/store/ledger-repo.ts';
 import { maintenance, testDatabaseUrl, testEngines } from '../../support/databases.ts';
 import { queryRows } from '../../support/sql.ts';

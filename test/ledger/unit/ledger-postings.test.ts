@@ -13,7 +13,6 @@ import {
   payoutReserved,
   payoutReturned,
   payoutSent,
-  postingForTransition,
   refundReleased,
   refundReserved,
   refundSent,
@@ -21,9 +20,9 @@ import {
   type Charge,
   type LedgerAccount,
   type LedgerPosting,
-  type PostedPayment,
   type PostingKind,
 } from '../../../src/ledger/domain/ledger-postings.ts';
+import { postingForTransition, type PostedPayment } from '../../../src/payments/domain/transition-posting.ts';
 import { decideTransition, isFinal, PAYMENT_STATUSES, type PaymentStatus, type PaymentTransition } from '../../../src/payments/domain/payment-status.ts';
 
 const FINAL_CHANGES_ALLOWED = { allowFinalChange: true };

@@ -7,7 +7,8 @@ import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/
 import type { Database } from '../../../src/platform/database.ts';
 import { readWallets, type Wallet } from '../../../src/ledger/store/ledger-repo.ts';
 import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
-import { commissions, payments } from '../../../src/payments/store/schema.ts';
+import { commissions } from '../../../src/ledger/store/schema.ts';
+import { payments } from '../../../src/payments/store/schema.ts';
 import { validPaymentA, type Harness } from '../../support/harness.ts';
 
 // A real 2×2 RGB PNG: signature, IHDR, one zlib-compressed IDAT, IEND, every chunk with its CRC.

@@ -7,7 +7,7 @@ import { adminClient, type AdminClient } from '../../../src/cli/admin-client.ts'
 import { CliError } from '../../../src/cli/cli-error.ts';
 import { runDisputeCommand, type DisputeCommandOptions } from '../../../src/cli/dispute-commands.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
 import { payments } from '../../../src/payments/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';

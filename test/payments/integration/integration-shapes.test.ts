@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { payments } from '../../../src/payments/store/schema.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../../support/fake-adapter.ts';
@@ -99,7 +101,7 @@ describe.each(engines)('fields the original integrations expect, on %s', (engine
     const { token } = payout.json();
     expect(payout.json().payout).toEqual({ token, status: 'approved' });
     const [sent] = adapter.requestsFor('payout', token);
-    const leadId = await harness.database.db.query.payments.findFirst({ where: (payments, { eq }) => eq(payments.token, token) });
+    const [leadId] = await harness.database.db.select({ id: payments.id }).from(payments).where(eq(payments.token, token));
     expect(sent!.body).toMatchObject({ processing_url: `https://pay.test/payouts/${token}?locale=en`, payment: { token, lead_id: leadId!.id } });
   });
 

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { chargeOf, payoutReserved } from '../../../src/ledger/domain/ledger-postings.ts';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { postLedger } from '../../../src/ledger/store/ledger-repo.ts';
 import { storedPayoutCustomer } from '../../../src/payments/flows/payout-request.ts';
 import { insertPayout } from '../../../src/payments/store/payouts-repo.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { leaksPan } from '../../support/card-leaks.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';

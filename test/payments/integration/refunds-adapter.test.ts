@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { REFUND_CHECK_ATTEMPTS_MAX } from '../../../src/workers/refund-checker.ts';
 import { testEngines } from '../../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../../support/fake-adapter.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerViolations } from '../../../src/ledger/store/ledger-check-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { testEngines } from '../../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter, type AdapterReply, type FakeAdapter } from '../../support/fake-adapter.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';

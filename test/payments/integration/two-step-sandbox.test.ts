@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../support/databases.ts';
 import { queryRows } from '../../support/sql.ts';
-import { adapterCall, refundBody, settingsBlock, signatureOf, startSandboxFixture, statusBody, type SandboxFixture } from '../../sandbox-adapter/integration/sandbox-support.ts';
+import {
+  adapterCall,
+  refundBody,
+  settingsBlock,
+  signatureOf,
+  startSandboxFixture,
+  statusBody,
+  type SandboxFixture,
+} from '../../sandbox-adapter/integration/sandbox-support.ts';
 
 const engines = await testEngines();
 const DAY_MS = 24 * 3_600_000;

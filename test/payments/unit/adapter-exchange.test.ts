@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { deferredCheckAt, EXCHANGE_LEASE_MARGIN_MS, exchangeInFlight, exchangeLeaseUntil, firstStatusCheckAt } from '../../../src/payments/domain/adapter-exchange.ts';
+import {
+  deferredCheckAt,
+  EXCHANGE_LEASE_MARGIN_MS,
+  exchangeInFlight,
+  exchangeLeaseUntil,
+  firstStatusCheckAt,
+} from '../../../src/payments/domain/adapter-exchange.ts';
 
 const SENT_AT = new Date('2026-11-27T10:00:00.000Z');
 const secondsAfterSending = (date: Date) => (date.getTime() - SENT_AT.getTime()) / 1000;

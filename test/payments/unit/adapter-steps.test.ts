@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkStepFields, readAdapterStep, secureCodeProblem, type NextStepRequest, type SecureCodeRequest } from '../../../src/payments/domain/adapter-step.ts';
+import {
+  checkStepFields,
+  readAdapterStep,
+  secureCodeProblem,
+  type NextStepRequest,
+  type SecureCodeRequest,
+} from '../../../src/payments/domain/adapter-step.ts';
 import { interpretAdapterAnswer } from '../../../src/payments/domain/adapter-outcome.ts';
 import { gatewayPublicUrl, readCustomHost } from '../../../src/payments/domain/custom-host.ts';
 import {

@@ -1,6 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { legacySignature, modernSignatureHeader, verifyModernSignature, type LegacySignatureFields } from '../../../src/payments/domain/notification-signature.ts';
+import {
+  legacySignature,
+  modernSignatureHeader,
+  verifyModernSignature,
+  type LegacySignatureFields,
+} from '../../../src/payments/domain/notification-signature.ts';
 
 const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 const hmacHex = (key: string, text: string): string => createHmac('sha256', key).update(text, 'utf8').digest('hex');

@@ -3,7 +3,7 @@ import type { PayoutRequest, PayRequest } from '../../../packages/adapter-kit/sr
 import { acmeSettingsOf } from '../../../packages/example-adapter/src/acme-settings.ts';
 import { verifyAcmeSignature } from '../../../packages/example-adapter/src/acme-signature.ts';
 import type { AcmeCharge } from '../../../packages/example-adapter/src/acme-types.ts';
-import { adapterConfigFromEnv, ConfigError } from '../../../packages/example-adapter/src/platform/config.ts';
+import { adapterConfigFromEnv, ConfigError } from '../../../packages/example-adapter/src/config.ts';
 import {
   callbackStatusOf,
   chargeAnswerOf,

@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { checkLedger } from '../../../flows/ledger-check.ts';
-import { ErrorEnvelope } from '../../../../ledger/routes/admin/commissions/schemas.ts';
-import { LedgerCheckEnvelope } from './schemas.ts';
+import { ErrorEnvelope, LedgerCheckEnvelope } from './schemas.ts';
 
 export async function ledgerAdminRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();

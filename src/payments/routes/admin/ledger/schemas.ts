@@ -1,4 +1,12 @@
 import Type from 'typebox';
+import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+
+// The error envelope every failure answers with (platform/lib/errors.ts).
+export const ErrorEnvelope = errorEnvelopeSchema({
+  meaning: 'a failure: nothing was changed',
+  codes: 'machine-readable: unauthorized, not_found, invalid_field, unknown_field, …',
+  field: 'the offending field, dotted (pay.percent)',
+});
 
 const Violation = Type.Object({
   rule: Type.Union(

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { getBalance } from '../../../../ledger/flows/balance.ts';
+import { getBalance } from '../../../../ledger/index.ts';
 import { BalanceEnvelope, BalanceQuery, ErrorEnvelope } from './schemas.ts';
 
 export async function balanceRoutes(app: FastifyInstance): Promise<void> {

@@ -1,6 +1,6 @@
 import type { RedirectRequest } from '../../../contract/adapter-contract.ts';
 import type { CreatePaymentRequest, CustomerInput } from '../../../domain/payment-request.ts';
-import { basisPointsToPercent, payCommissionFor } from '../../../../ledger/domain/commission.ts';
+import { basisPointsToPercent, payCommissionFor } from '../../../../ledger/index.ts';
 import type { RoutingDecision } from '../../../domain/gateway-routing.ts';
 import { checkoutUrl } from '../../../domain/public-urls.ts';
 import { providerCheckoutUrl, selectorUrl } from '../../../domain/selector-urls.ts';

@@ -1,4 +1,4 @@
-import { commissionFor } from '../../../../ledger/domain/commission.ts';
+import { commissionFor } from '../../../../ledger/index.ts';
 import { payoutStatusUrl } from '../../../domain/public-urls.ts';
 import type { PaymentRow } from '../../../store/payments-repo.ts';
 

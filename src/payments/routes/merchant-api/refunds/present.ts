@@ -1,4 +1,4 @@
-import { commissionFor } from '../../../../ledger/domain/commission.ts';
+import { commissionFor } from '../../../../ledger/index.ts';
 import type { PaymentRefund } from '../../../flows/refunds.ts';
 import type { RefundRow } from '../../../store/refunds-repo.ts';
 

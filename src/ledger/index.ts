@@ -1,0 +1,26 @@
+export { NO_COMMISSION, basisPointsToPercent, commissionFor, payCommissionFor } from './domain/commission.ts';
+export type { CommissionTerms } from './domain/commission.ts';
+export {
+  UnbalancedPostingError,
+  chargeOf,
+  disputeHeld,
+  disputeLost,
+  disputeWon,
+  payoutReserved,
+  paymentCaptured,
+  paymentReversed,
+  payoutReleased,
+  payoutReturned,
+  payoutSent,
+  posting,
+  refundReleased,
+  refundReserved,
+  refundSent,
+} from './domain/ledger-postings.ts';
+export type { Charge, LedgerPosting } from './domain/ledger-postings.ts';
+export { getBalance } from './flows/balance.ts';
+export { VIOLATIONS_PER_RULE_MAX, findLedgerViolations, findOverdrawnWallets } from './store/ledger-check-repo.ts';
+export type { LedgerViolation, OverdrawnWallet } from './store/ledger-check-repo.ts';
+export { AVAILABLE_SHARDS, InsufficientBalanceError, postLedger } from './store/ledger-repo.ts';
+export { findWalletViolations } from './store/wallet-check-repo.ts';
+export { InsufficientWalletError, postWalletLedger, readWalletBalances } from './store/wallet-ledger-repo.ts';
