@@ -55,12 +55,6 @@ module.exports = {
       to: { path: `^src/${MODULE}/`, pathNot: [`^src/${MODULE}/index[.]ts$`, `^src/${MODULE}/routes/`] },
     },
     {
-      name: 'workers-call-flows-never-a-route',
-      severity: 'error',
-      from: { path: '^src/workers/' },
-      to: { path: `^src/${MODULE}/routes/` },
-    },
-    {
       name: 'platform-is-shared-by-all-and-knows-none',
       severity: 'error',
       comment: 'config, lib and the database serve every module and import none (start-up in platform/runtime is an entry point).',
