@@ -25,9 +25,8 @@ import { secureContextTrusting } from './platform/lib/trusted-ca.ts';
 import { loggerOptions } from './platform/lib/logger.ts';
 import { registerMerchantAuth } from './payments/routes/merchant-api/auth.ts';
 import { MerchantKeyCache } from './payments/routes/merchant-api/key-cache.ts';
-import { MERCHANT_KEYS_CHANNEL } from './payments/store/merchants-repo.ts';
+import { watchMerchantKeyChanges, type LeaseTiming } from './payments/index.ts';
 import { registerIdempotency } from './payments/routes/merchant-api/idempotency.ts';
-import type { LeaseTiming } from './payments/flows/idempotency-keys.ts';
 import { providerCallbackRoutes } from './payments/routes/provider-callbacks/routes.ts';
 import { checkoutRoutes } from './payments/routes/checkout/routes.ts';
 import { selectorRoutes } from './payments/routes/checkout/selector-routes.ts';
@@ -80,14 +79,15 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     pluginTimeout: 60_000,
     frameworkErrors: answerFrameworkError, // an undecodable URL answers in the error envelope too (documented 400)
   };
-  const withTls: FastifyServerOptions = options.https
-    ? ({ ...serverOptions, https: { ...options.https, ...timeouts.node } } as FastifyServerOptions)
-    : ({ ...serverOptions, http: timeouts.node } as FastifyHttpOptions<Server>);
-  const app = Fastify(withTls) as unknown as FastifyInstance;
+  // Fastify reads `https` at run time and builds a TLS server; typed as the plain HTTP options, the instance keeps
+  // the one FastifyInstance type every route plugin is written against.
+  const listener = options.https ? { https: { ...options.https, ...timeouts.node } } : { http: timeouts.node };
+  const withTls: FastifyHttpOptions<Server> = Object.assign({}, serverOptions, listener);
+  const app: FastifyInstance = Fastify(withTls);
   app.decorate('payrail', context);
   const merchantKeyCache = new MerchantKeyCache();
   app.decorate('merchantKeyCache', merchantKeyCache);
-  const stopListening = await context.database.listen(MERCHANT_KEYS_CHANNEL, () => merchantKeyCache.clear());
+  const stopListening = await watchMerchantKeyChanges(context.database, () => merchantKeyCache.clear());
   app.addHook('onClose', async () => stopListening());
   app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
   registerJsonBodyParser(app); // nesting-depth limit for every route

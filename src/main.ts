@@ -4,6 +4,7 @@ import { parseCommandLine } from './cli/parse-command-line.ts';
 import { payrailVersion } from './cli/version.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config.ts';
 import { DataDirLockedError } from './platform/lib/data-dir.ts';
+import { errorCode, errorMessage } from './platform/lib/type-guards.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -66,7 +67,7 @@ async function waitForSignal(running: { app: { log: { info(object: object, messa
     running.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${(error as Error).message}\n`);
+        process.stderr.write(`shutdown failed: ${errorMessage(error)}\n`);
         process.exit(1);
       },
     );
@@ -78,12 +79,13 @@ async function waitForSignal(running: { app: { log: { info(object: object, messa
 
 // One exit code per kind of failure (cli-error.ts); a stack only for what nobody foresaw.
 function exitCodeOf(error: unknown): { exitCode: ExitCode; message: string } {
-  const message = (error as Error).message;
+  const message = errorMessage(error);
+  const code = errorCode(error);
   if (error instanceof CliError) return { exitCode: error.exitCode, message };
-  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return { exitCode: EXIT_CODES.usage, message }; // adapter-check's options
+  if (code?.startsWith('ERR_PARSE_ARGS')) return { exitCode: EXIT_CODES.usage, message }; // adapter-check's options
   if (error instanceof ConfigError || error instanceof DataDirLockedError) return { exitCode: EXIT_CODES.setup, message };
-  if ((error as { code?: string }).code === 'EADDRINUSE') return { exitCode: EXIT_CODES.setup, message: `${message}: another process listens there (PORT)` };
-  return { exitCode: EXIT_CODES.failed, message: (error as Error).stack ?? message };
+  if (code === 'EADDRINUSE') return { exitCode: EXIT_CODES.setup, message: `${message}: another process listens there (PORT)` };
+  return { exitCode: EXIT_CODES.failed, message: (error instanceof Error ? error.stack : undefined) ?? message };
 }
 
 main(process.argv.slice(2)).then(

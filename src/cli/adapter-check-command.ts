@@ -6,7 +6,8 @@ import {
   runConformance,
   type ConformanceMethod,
   type ConformanceOptions,
-} from '../../packages/adapter-kit/src/conformance/index.ts';
+} from '@payrail/adapter-kit/conformance';
+import { errorMessage, isJsonObject, isOneOf } from '../platform/lib/type-guards.ts';
 import { CliError, EXIT_CODES, EXIT_CODES_TEXT } from './cli-error.ts';
 
 // payrail adapter-check: the adapter kit's conformance suite against a running adapter. Exit 0 when every check
@@ -90,7 +91,7 @@ export async function runAdapterCheckCommand(argv: readonly string[], print: (li
   try {
     report = await runConformance(options);
   } catch (error) {
-    throw new CliError((error as Error).message, error instanceof ConformanceOptionsError ? EXIT_CODES.usage : EXIT_CODES.failed);
+    throw new CliError(errorMessage(error), error instanceof ConformanceOptionsError ? EXIT_CODES.usage : EXIT_CODES.failed);
   }
   print(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.passed ? 0 : 1;
@@ -113,20 +114,21 @@ function settingsOption(text: string | undefined): Record<string, unknown> | und
   } catch {
     throw new CliError('--settings must be a JSON object');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('--settings must be a JSON object');
-  return parsed as Record<string, unknown>;
+  if (!isJsonObject(parsed)) throw new CliError('--settings must be a JSON object');
+  return parsed;
 }
 
 function methodsOption(text: string | undefined): ConformanceMethod[] | undefined {
   if (text === undefined) return undefined;
-  const methods = text.split(',').map((method) => method.trim());
-  for (const method of methods) {
-    if (!(CONFORMANCE_METHODS as readonly string[]).includes(method))
-      throw new CliError(`--methods: unknown method "${method}" (${CONFORMANCE_METHODS.join(', ')})`);
-  }
-  return methods as ConformanceMethod[];
+  return text.split(',').map((text) => {
+    const method = text.trim();
+    if (!isOneOf(CONFORMANCE_METHODS, method)) throw new CliError(`--methods: unknown method "${method}" (${CONFORMANCE_METHODS.join(', ')})`);
+    return method;
+  });
 }
 
 function defined<Values extends Record<string, unknown>>(values: Values): Partial<Values> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<Values>;
+  const found: Partial<Values> = {};
+  for (const key in values) if (values[key] !== undefined) found[key] = values[key];
+  return found;
 }

@@ -3,7 +3,9 @@ import { getCACertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Config } from '../platform/config.ts';
 import { CliError, EXIT_CODES } from './cli-error.ts';
+import { objectsIn } from '../platform/lib/json-path.ts';
 import { selfSignedCertPath } from '../platform/lib/tls.ts';
+import { errorMessage, isJsonObject } from '../platform/lib/type-guards.ts';
 import { adminKeyPath } from '../platform/runtime/secrets.ts';
 
 const ADMIN_REQUEST_TIMEOUT_MS = 15_000;
@@ -43,15 +45,17 @@ export function adminClient(config: Config, baseUrl: string, trust: ServerTrust 
       } catch (error) {
         const from = trust.source === undefined ? '' : ` The URL came from ${trust.source}.`;
         throw new CliError(
-          `cannot reach Payrail at ${baseUrl} (${(error as Error).message}).${from} Is it running? Start it with npm start, or give --url URL`,
+          `cannot reach Payrail at ${baseUrl} (${errorMessage(error)}).${from} Is it running? Start it with npm start, or give --url URL`,
           EXIT_CODES.unreachable,
         );
       }
       const text = await response.body.text();
       const parsed = parseJson(text);
       if (response.statusCode !== 200) {
-        const errors = (parsed?.['errors'] as { code: string; message: string; field?: string }[] | undefined) ?? [];
-        const reason = errors.map((error) => `${error.code}: ${error.field ? `${error.field} ` : ''}${error.message}`).join('; ') || text.slice(0, 200);
+        const errors = objectsIn(parsed?.['errors']);
+        const reason =
+          errors.map((error) => `${String(error['code'])}: ${error['field'] ? `${String(error['field'])} ` : ''}${String(error['message'])}`).join('; ') ||
+          text.slice(0, 200);
         throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`, EXIT_CODES.failed);
       }
       if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`, EXIT_CODES.failed);
@@ -72,7 +76,7 @@ function readAdminKeyFile(dataDir: string): string {
 function parseJson(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+    return isJsonObject(value) ? value : null;
   } catch {
     return null;
   }

@@ -1,3 +1,5 @@
+import Type from 'typebox';
+import { answerPart, AppTokenSummary, CreatedAppToken } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -5,15 +7,6 @@ export interface AppTokenCommandOptions {
   name?: string | undefined;
   id?: string | undefined;
   json: boolean;
-}
-
-interface AppTokenSummary {
-  id: number;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
 }
 
 export async function runAppTokenCommand(
@@ -26,14 +19,14 @@ export async function runAppTokenCommand(
     case 'create': {
       if (!options.name) throw new CliError('app-token create needs --name <service name>');
       const answer = await client.call('POST', '/app-tokens', { name: options.name });
-      const token = answer['app_token'] as AppTokenSummary & { token: string };
+      const token = answerPart(answer, 'app_token', CreatedAppToken);
       if (options.json) return print(JSON.stringify(token));
       print(`App token #${token.id} "${token.name}" created. It is shown once; send it as header app-token:`);
       return print(`  ${token.token}`);
     }
     case 'list': {
       const answer = await client.call('GET', '/app-tokens');
-      const tokens = answer['app_tokens'] as AppTokenSummary[];
+      const tokens = answerPart(answer, 'app_tokens', Type.Array(AppTokenSummary));
       if (options.json) return print(JSON.stringify(tokens));
       for (const token of tokens) print(describe(token));
       if (tokens.length === 0) print('no app tokens yet: payrail app-token create --name <service name>');
@@ -43,7 +36,7 @@ export async function runAppTokenCommand(
       const id = Number(options.id);
       if (!Number.isSafeInteger(id) || id < 1) throw new CliError('app-token revoke needs --id <app token id>');
       const answer = await client.call('POST', `/app-tokens/${id}/revoke`);
-      const token = answer['app_token'] as AppTokenSummary;
+      const token = answerPart(answer, 'app_token', AppTokenSummary);
       return print(options.json ? JSON.stringify(token) : describe(token));
     }
     default:

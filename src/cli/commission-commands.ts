@@ -1,3 +1,5 @@
+import { isOneOf } from '../platform/lib/type-guards.ts';
+import { answerPart, MerchantCommissions } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -11,7 +13,6 @@ export interface CommissionCommandOptions {
 }
 
 const OPERATIONS = ['pay', 'payout', 'refund'] as const;
-type Operation = (typeof OPERATIONS)[number];
 type Terms = { percent: number; fixed: number } | null;
 
 export const COMMISSION_ACTIONS: readonly string[] = ['commissions', 'set-commission'];
@@ -28,8 +29,8 @@ export async function runCommissionCommand(
     return show(await client.call('GET', `/merchants/${id}/commissions`), options.json, print);
   }
   if (action !== 'set-commission') throw new CliError(`unknown commission command "${action}": commissions | set-commission`);
-  const operation = options.operation as Operation;
-  if (!OPERATIONS.includes(operation)) throw new CliError('merchant set-commission needs --operation pay|payout|refund');
+  const operation = options.operation;
+  if (!isOneOf(OPERATIONS, operation)) throw new CliError('merchant set-commission needs --operation pay|payout|refund');
   return show(await client.call('PUT', `/merchants/${id}/commissions`, { [operation]: termsOf(options) }), options.json, print);
 }
 
@@ -57,7 +58,7 @@ function requireId(text: string | undefined): number {
 }
 
 function show(answer: Record<string, unknown>, json: boolean, print: (line: string) => void): void {
-  const commissions = answer['commissions'] as Record<Operation, Terms>;
+  const commissions = answerPart(answer, 'commissions', MerchantCommissions);
   if (json) {
     print(JSON.stringify({ merchantId: answer['merchantId'], commissions }));
     return;

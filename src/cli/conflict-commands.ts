@@ -1,4 +1,6 @@
 import { userInfo } from 'node:os';
+import Type from 'typebox';
+import { answerPart, ConflictSummary } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -8,23 +10,6 @@ export interface ConflictCommandOptions {
   all?: boolean | undefined;
   operator?: string | undefined;
   json: boolean;
-}
-
-interface ConflictSummary {
-  id: number;
-  payment_token: string;
-  merchant_id: number;
-  environment: string;
-  source: string;
-  payment_status: string;
-  current_status: string;
-  reported_status: string;
-  reported_amount: number | null;
-  reported_currency: string | null;
-  created_at: string;
-  resolution: string | null;
-  resolved_by: string | null;
-  resolved_at: string | null;
 }
 
 const LIST_PAGES_MAX = 20; // 20 pages of 100: the CLI shows at most 2000 conflicts
@@ -52,7 +37,7 @@ export async function runConflictCommand(
   if (options.accept === options.dismiss) throw new CliError('conflicts resolve needs exactly one of --accept or --dismiss');
   const body = { action: options.accept ? 'accept' : 'dismiss', operator: options.operator ?? operatorName() };
   const answer = await client.call('POST', `/conflicts/${id}/resolve`, body);
-  const conflict = answer['conflict'] as ConflictSummary;
+  const conflict = answerPart(answer, 'conflict', ConflictSummary);
   print(options.json ? JSON.stringify(conflict) : describe(conflict));
 }
 
@@ -62,8 +47,8 @@ async function listConflicts(client: AdminClient, all: boolean): Promise<{ unres
   for (let page = 1; page <= LIST_PAGES_MAX; page += 1) {
     const query = new URLSearchParams({ state: all ? 'all' : 'unresolved', page: String(page), perPage: String(LIST_PER_PAGE) });
     const answer = await client.call('GET', `/conflicts?${query.toString()}`);
-    const found = answer['conflicts'] as ConflictSummary[];
-    unresolvedCount = answer['unresolvedCount'] as number;
+    const found = answerPart(answer, 'conflicts', Type.Array(ConflictSummary));
+    unresolvedCount = answerPart(answer, 'unresolvedCount', Type.Number());
     conflicts.push(...found);
     if (found.length < LIST_PER_PAGE) break;
   }

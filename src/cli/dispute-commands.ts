@@ -1,3 +1,5 @@
+import Type from 'typebox';
+import { answerPart, DisputeSummary } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -8,20 +10,6 @@ export interface DisputeCommandOptions {
   outcome?: string | undefined;
   note?: string | undefined;
   json: boolean;
-}
-
-interface DisputeSummary {
-  token: string;
-  merchant_id: number;
-  environment: string;
-  payment_token: string;
-  amount: number;
-  currency: string;
-  status: string;
-  description: string;
-  resolution_note: string | null;
-  documents: { id: number; file_name: string; media_type: string; size: number }[];
-  created_at: string;
 }
 
 const STATUSES = ['open', 'under_review', 'won', 'lost'];
@@ -45,7 +33,7 @@ export async function runDisputeCommand(
     }
     case 'get': {
       const answer = await client.call('GET', `/disputes/${requireToken(options)}`);
-      const dispute = answer['dispute'] as DisputeSummary;
+      const dispute = answerPart(answer, 'dispute', DisputeSummary);
       if (options.json) return print(JSON.stringify(dispute));
       print(describe(dispute));
       print(`  description: ${dispute.description}`);
@@ -85,7 +73,7 @@ async function listDisputes(client: AdminClient, options: DisputeCommandOptions)
   const disputes: DisputeSummary[] = [];
   for (let page = 0; page < LIST_PAGES_MAX; page += 1) {
     const answer = await client.call('GET', `/disputes?${query.toString()}`);
-    disputes.push(...(answer['disputes'] as DisputeSummary[]));
+    disputes.push(...answerPart(answer, 'disputes', Type.Array(DisputeSummary)));
     const next = answer['nextCursor'];
     if (typeof next !== 'string') break;
     query.set('cursor', next);
@@ -94,7 +82,7 @@ async function listDisputes(client: AdminClient, options: DisputeCommandOptions)
 }
 
 function printDispute(answer: Record<string, unknown>, options: DisputeCommandOptions, print: (line: string) => void): void {
-  const dispute = answer['dispute'] as DisputeSummary;
+  const dispute = answerPart(answer, 'dispute', DisputeSummary);
   print(options.json ? JSON.stringify(dispute) : describe(dispute));
 }
 

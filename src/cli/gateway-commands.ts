@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import Type from 'typebox';
+import { answerPart, GatewaySummary } from './admin-answers.ts';
+import { errorMessage, isJsonObject } from '../platform/lib/type-guards.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -13,16 +16,6 @@ export interface GatewayCommandOptions {
   settingsFile?: string | undefined; // a file holding that JSON
   routing?: string | undefined; // the gateway's routing rules as JSON (null on update removes them)
   json: boolean;
-}
-
-interface GatewaySummary {
-  id: number;
-  merchant_id: number;
-  alias: string;
-  environment: string;
-  status: string;
-  settings: { gateway_settings?: { full_link?: string } };
-  created_at: string;
 }
 
 // The gateway update route is a PUT; AdminClient passes any method through to the server.
@@ -54,14 +47,14 @@ export async function runGatewayCommand(
         settings,
         ...(routing === undefined ? {} : { routing }),
       });
-      const gateway = answer['gateway'] as GatewaySummary;
+      const gateway = answerPart(answer, 'gateway', GatewaySummary);
       if (options.json) return print(JSON.stringify(gateway));
       return print(`Gateway #${gateway.id} "${gateway.alias}" (${gateway.environment}) added to merchant #${gateway.merchant_id}.`);
     }
     case 'list': {
       const merchantId = requireMerchant(options);
       const answer = await admin.call('GET', `/merchants/${merchantId}/gateways`);
-      const gateways = answer['gateways'] as GatewaySummary[];
+      const gateways = answerPart(answer, 'gateways', Type.Array(GatewaySummary));
       if (options.json) return print(JSON.stringify(gateways));
       for (const gateway of gateways) print(describe(gateway));
       if (gateways.length === 0) print(`merchant #${merchantId} has no gateways yet: payrail gateway add --merchant ${merchantId} …`);
@@ -79,13 +72,13 @@ export async function runGatewayCommand(
         ...(settings === undefined ? {} : { settings }),
         ...(routing === undefined ? {} : { routing }),
       });
-      const gateway = answer['gateway'] as GatewaySummary;
+      const gateway = answerPart(answer, 'gateway', GatewaySummary);
       return print(options.json ? JSON.stringify(gateway) : describe(gateway));
     }
     case 'disable':
     case 'enable': {
       const answer = await admin.call('POST', `${gatewayPath(options)}/${action}`);
-      const gateway = answer['gateway'] as GatewaySummary;
+      const gateway = answerPart(answer, 'gateway', GatewaySummary);
       return print(options.json ? JSON.stringify(gateway) : describe(gateway));
     }
     default:
@@ -103,7 +96,7 @@ function readSettings(options: GatewayCommandOptions): unknown {
     try {
       text = readFileSync(options.settingsFile, 'utf8');
     } catch (error) {
-      throw new CliError(`cannot read --settings-file ${options.settingsFile}: ${(error as Error).message}`);
+      throw new CliError(`cannot read --settings-file ${options.settingsFile}: ${errorMessage(error)}`);
     }
     if (Buffer.byteLength(text) > SETTINGS_FILE_BYTES_MAX) throw new CliError('--settings-file is larger than 2 MiB');
     return parseSettings(text, `--settings-file ${options.settingsFile}`);
@@ -117,10 +110,10 @@ function parseSettings(text: string, source: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw new CliError(`${source} is not valid JSON: ${errorMessage(error)}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${source} must be a JSON object (spec 2.10 settings)`);
-  return value as Record<string, unknown>;
+  if (!isJsonObject(value)) throw new CliError(`${source} must be a JSON object (spec 2.10 settings)`);
+  return value;
 }
 
 // The routing rules (docs: routing among gateways), checked for JSON here and for their rules by the server.
@@ -130,13 +123,13 @@ function readRouting(options: GatewayCommandOptions, nullAllowed: boolean): Reco
   try {
     value = JSON.parse(options.routing);
   } catch (error) {
-    throw new CliError(`--routing is not valid JSON: ${(error as Error).message}`);
+    throw new CliError(`--routing is not valid JSON: ${errorMessage(error)}`);
   }
   if (value === null && nullAllowed) return null;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     throw new CliError(`--routing must be a JSON object${nullAllowed ? ' (or null to remove the rules)' : ''}`);
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 function requireMerchant(options: GatewayCommandOptions): number {

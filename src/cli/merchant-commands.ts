@@ -1,3 +1,5 @@
+import Type from 'typebox';
+import { answerPart, CreatedMerchant, MerchantSummary } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -7,15 +9,6 @@ export interface MerchantCommandOptions {
   id?: string | undefined;
   environment?: string | undefined;
   json: boolean;
-}
-
-interface MerchantSummary {
-  id: number;
-  name: string;
-  display_name: string | null;
-  status: string;
-  created_at: string;
-  keys: { environment: string; prefix: string }[];
 }
 
 export async function runMerchantCommand(
@@ -29,7 +22,7 @@ export async function runMerchantCommand(
       if (!options.name) throw new CliError('merchant create needs --name <name>');
       const displayName = options['display-name'];
       const answer = await client.call('POST', '/merchants', { name: options.name, ...(displayName ? { display_name: displayName } : {}) });
-      const merchant = answer['merchant'] as { id: number; name: string; display_name: string | null; sandbox_key: string; production_key: string };
+      const merchant = answerPart(answer, 'merchant', CreatedMerchant);
       if (options.json) return print(JSON.stringify(merchant));
       const shown = merchant.display_name === null ? '' : ` (shown to customers as "${merchant.display_name}")`;
       print(`Merchant #${merchant.id} "${merchant.name}"${shown} created. Keys are shown once:`);
@@ -39,7 +32,7 @@ export async function runMerchantCommand(
     }
     case 'list': {
       const answer = await client.call('GET', '/merchants?perPage=500');
-      const merchants = answer['merchants'] as MerchantSummary[];
+      const merchants = answerPart(answer, 'merchants', Type.Array(MerchantSummary));
       if (options.json) return print(JSON.stringify(merchants));
       for (const merchant of merchants) print(describe(merchant));
       if (merchants.length === 0) print('no merchants yet: payrail merchant create --name <name>');
@@ -47,7 +40,7 @@ export async function runMerchantCommand(
     }
     case 'get': {
       const answer = await client.call('GET', `/merchants/${requireId(options)}`);
-      const merchant = answer['merchant'] as MerchantSummary;
+      const merchant = answerPart(answer, 'merchant', MerchantSummary);
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
     case 'update': {
@@ -60,7 +53,7 @@ export async function runMerchantCommand(
         ...(displayName === undefined ? {} : { display_name: displayName === '' ? null : displayName }),
       };
       const answer = await client.call('PATCH', `/merchants/${id}`, body);
-      const merchant = answer['merchant'] as MerchantSummary;
+      const merchant = answerPart(answer, 'merchant', MerchantSummary);
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
     case 'rotate-key': {
@@ -75,7 +68,7 @@ export async function runMerchantCommand(
     case 'disable':
     case 'enable': {
       const answer = await client.call('POST', `/merchants/${requireId(options)}/${action}`);
-      const merchant = answer['merchant'] as MerchantSummary;
+      const merchant = answerPart(answer, 'merchant', MerchantSummary);
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
     default:

@@ -1,3 +1,5 @@
+import Type from 'typebox';
+import { answerPart, ListedMessage } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -6,26 +8,13 @@ export interface OutboxCommandOptions {
   json: boolean;
 }
 
-interface ListedMessage {
-  id: number;
-  user_id: number | null;
-  channel: string;
-  recipient: string;
-  subject: string;
-  body: string | null;
-  status: string;
-  created_at: string;
-  expires_at: string | null;
-  last_error: string | null;
-}
-
 // `payrail outbox`: messages to people, newest first. Log-channel messages (no SMTP configured) show their text
 // while the code in it is valid, so a developer can sign in without reading the service log.
 export async function runOutboxCommand(client: AdminClient, options: OutboxCommandOptions, print: (line: string) => void): Promise<void> {
   const limit = options.limit === undefined ? 20 : Number(options.limit);
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500) throw new CliError('--limit must be a whole number from 1 to 500');
   const answer = await client.call('GET', `/user-messages?limit=${limit}`);
-  const messages = answer['messages'] as ListedMessage[];
+  const messages = answerPart(answer, 'messages', Type.Array(ListedMessage));
   if (options.json) return print(JSON.stringify(messages));
   for (const message of messages) {
     const error = message.last_error ? `\t(${message.last_error})` : '';

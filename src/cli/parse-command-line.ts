@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { errorCode, errorMessage } from '../platform/lib/type-guards.ts';
 import { CliError } from './cli-error.ts';
 import { ADMIN_OPTIONS, COMMANDS, hasActions, isAction, type ActionSpec, type CommandSpec } from './command-specs.ts';
 import { actionUsage, commandUsage, generalUsage } from './help-text.ts';
@@ -74,7 +75,7 @@ export function parseCommandLine(argv: readonly string[], version: () => string)
   }
   const actionName = resolveAction(command, spec, action, help);
   if (actionName === null) return { kind: 'print', text: commandUsage(command, spec) };
-  const actionSpec = spec.actions[actionName] as ActionSpec;
+  const actionSpec = actionSpecOf(spec, actionName);
   if (help) return { kind: 'print', text: actionUsage(spec, actionSpec) };
   const actionArguments = hasActions(spec) ? rest : parsed.positionals.slice(1);
   const allowed = new Set<string>([...actionSpec.options, ...(spec.admin ? ADMIN_OPTIONS : [])]);
@@ -82,7 +83,7 @@ export function parseCommandLine(argv: readonly string[], version: () => string)
   if (actionArguments.length > (actionSpec.positionals ?? 0)) {
     throw new CliError(`unexpected argument "${actionArguments[actionSpec.positionals ?? 0]}" (payrail ${command} --help)`);
   }
-  return { kind: 'run', command, action: actionName, arguments: actionArguments, values: values as CliOptionValues };
+  return { kind: 'run', command, action: actionName, arguments: actionArguments, values };
 }
 
 // parseArgs knows every command's options; an action accepts only its own.
@@ -98,17 +99,25 @@ function parseOrExplain(argv: readonly string[]): ReturnType<typeof parseAll> {
   try {
     return parseAll(argv);
   } catch (error) {
-    if (!(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    if (!errorCode(error)?.startsWith('ERR_PARSE_ARGS')) throw error;
     const command = argv.find((argument) => !argument.startsWith('-'));
     const where = command !== undefined && Object.hasOwn(COMMANDS, command) ? `payrail ${command} --help` : 'payrail help';
-    const unknownOption = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
-    throw new CliError(`${unknownOption === undefined ? (error as Error).message : `unknown option ${unknownOption}`} (${where} lists the options)`);
+    const unknownOption = /^Unknown option '([^']+)'/.exec(errorMessage(error))?.[1];
+    throw new CliError(`${unknownOption === undefined ? errorMessage(error) : `unknown option ${unknownOption}`} (${where} lists the options)`);
   }
 }
 
 function commandSpec(command: string): CommandSpec {
-  if (!Object.hasOwn(COMMANDS, command)) throw new CliError(`unknown command "${command}": ${Object.keys(COMMANDS).join(' | ')} (payrail help)`);
-  return COMMANDS[command] as CommandSpec;
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (spec === undefined) throw new CliError(`unknown command "${command}": ${Object.keys(COMMANDS).join(' | ')} (payrail help)`);
+  return spec;
+}
+
+// An action resolveAction or isAction found (a command without actions has the one named '').
+function actionSpecOf(spec: CommandSpec, action: string): ActionSpec {
+  const found = Object.hasOwn(spec.actions, action) ? spec.actions[action] : undefined;
+  if (found === undefined) throw new Error(`no action "${action}" in the command specs`);
+  return found;
 }
 
 // The action to run; null when the command's whole usage is wanted (--help without an action).
@@ -127,5 +136,5 @@ function helpFor(command: string | undefined, action: string | undefined): strin
   const spec = commandSpec(command);
   if (action === undefined) return commandUsage(command, spec);
   if (!isAction(spec, action)) throw new CliError(`unknown ${command} action "${action}": ${Object.keys(spec.actions).join(' | ')}`);
-  return actionUsage(spec, spec.actions[action] as ActionSpec);
+  return actionUsage(spec, actionSpecOf(spec, action));
 }

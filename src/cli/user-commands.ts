@@ -1,3 +1,5 @@
+import Type from 'typebox';
+import { answerPart, ProfileSummary } from './admin-answers.ts';
 import type { AdminClient } from './admin-client.ts';
 import { CliError } from './cli-error.ts';
 
@@ -12,18 +14,6 @@ export interface UserCommandOptions {
   walletType?: string | undefined;
   country?: string | undefined;
   json: boolean;
-}
-
-interface ProfileSummary {
-  id: number;
-  kind: string;
-  email: string | null;
-  phone: string | null;
-  fullname: string;
-  wallet_type: string;
-  current_currency: string;
-  status: string;
-  created_at: string;
 }
 
 export async function runUserCommand(
@@ -49,14 +39,14 @@ export async function runUserCommand(
         current_currency: options.currency ?? 'EUR',
         country: options.country ?? null,
       });
-      const profile = answer['profile'] as ProfileSummary;
+      const profile = answerPart(answer, 'profile', ProfileSummary);
       if (options.json) return print(JSON.stringify(profile));
       print(`Profile #${profile.id} created: ${describe(profile)}`);
       return print(`Sign in: POST /api/v2/auth/login {"login":"${profile.email}","password":"…"}, then the code from \`payrail outbox\` or the e-mail`);
     }
     case 'list': {
       const answer = await client.call('GET', '/users?perPage=500');
-      const profiles = answer['profiles'] as ProfileSummary[];
+      const profiles = answerPart(answer, 'profiles', Type.Array(ProfileSummary));
       if (options.json) return print(JSON.stringify(profiles));
       for (const profile of profiles) print(`#${profile.id}\t${describe(profile)}`);
       if (profiles.length === 0) print('no profiles yet: payrail user create --email … --phone … --password … --name … --surname …');
@@ -74,6 +64,6 @@ function describe(profile: ProfileSummary): string {
 
 async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,14 +1,13 @@
-export type {
-  AdapterResponse,
-  AdapterStatus,
-  ConfirmSecureCodeRequest,
-  GatewaySettings,
-  NextPaymentStepRequest,
-  NextStepWire,
-  RedirectRequest,
-  ResendOtpRequest,
-  SecureCodeRequestWire,
-} from './contract/adapter-contract.ts';
+import type { AdapterClient } from './gateways/http-adapter-client.ts';
+
+// The payments module's part of the application context: the client its flows reach adapters through.
+declare module '../app-context.ts' {
+  interface AppContext {
+    adapterClient: AdapterClient;
+  }
+}
+
+export type { GatewaySettings } from './contract/adapter-contract.ts';
 export { pendingOutcome } from './domain/adapter-outcome.ts';
 export { notificationBody } from './domain/notification-body.ts';
 export { NOTIFICATION_ATTEMPTS_MAX, notificationDelayMs } from './domain/notification-schedule.ts';
@@ -25,11 +24,13 @@ export { applyRefundOutcome, recordRefundFailedLookup } from './flows/refund-out
 export { exchangeRefund } from './flows/refund-send.ts';
 export { lookUpStatus } from './flows/status-lookup.ts';
 export { createAdapterClient } from './gateways/http-adapter-client.ts';
-export { deleteExpiredIdempotencyKeys } from './store/idempotency-repo.ts';
-export { countMerchants, findKeyOwner } from './store/merchants-repo.ts';
-export { claimDueNotifications, finishNotificationWork } from './store/notification-work-repo.ts';
-export type { NotificationNext, NotificationOutcome, NotificationWork } from './store/notification-work-repo.ts';
-export { claimDue, completeWork, findDueAuthorizationIds, findExpiredPaymentIds, findPaymentById, rescheduleWork } from './store/processing-repo.ts';
-export type { OutboxRow, OutboxTopic } from './store/processing-repo.ts';
-export { findRefundById } from './store/refunds-repo.ts';
+export type { LeaseTiming } from './flows/idempotency-keys.ts';
+export { findKeyOwnerByDigest } from './flows/merchants.ts';
+export { watchMerchantKeyChanges } from './flows/merchant-keys-watch.ts';
+export { hasNoMerchants, sweepExpiredIdempotencyKeys } from './flows/start-up-upkeep.ts';
+export { claimNotificationWork, recordNotificationAttempts } from './flows/notification-work.ts';
+export type { NotificationNext, NotificationOutcome, NotificationWork } from './flows/notification-work.ts';
+export { claimWork, finishWork, paymentOfWork, postponeWork, refundOfWork, settleFailedWork } from './flows/outbox-work.ts';
+export { authorizationsPastTheirHold, paymentsPastTheirLifetime } from './flows/due-payments.ts';
+export type { OutboxRow, OutboxTopic } from './store/outbox-repo.ts';
 export type { RefundRow } from './store/refunds-repo.ts';

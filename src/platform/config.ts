@@ -1,9 +1,10 @@
 import { join, resolve, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import Type, { type Static } from 'typebox';
+import { textAt } from './lib/json-path.ts';
 import { parseTimeRatesText, TimeRatesError } from './lib/status-check-schedule.ts';
 
-export const AUTHORIZATION_HOLD_HOURS_DEFAULT = 168; // 7 days, the usual validity of a card authorization
+const AUTHORIZATION_HOLD_HOURS_DEFAULT = 168; // 7 days, the usual validity of a card authorization
 
 // Every setting, from the environment, in one schema (ARCHITECTURE: config.ts).
 const ConfigEnv = Type.Object({
@@ -145,21 +146,20 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const validateEnv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile(ConfigEnv);
+const validateEnv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile<ConfigEnvValues>(ConfigEnv);
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const values: Record<string, unknown> = {};
-  for (const name of Object.keys(ConfigEnv.properties)) {
+  for (const [name, schema] of Object.entries(ConfigEnv.properties)) {
     const raw = environment[name];
     if (raw === undefined || raw === '') continue;
-    const isBoolean = (ConfigEnv.properties as Record<string, { type?: string }>)[name]?.type === 'boolean';
-    values[name] = isBoolean ? normalizeBoolean(raw) : raw;
+    values[name] = textAt(schema, 'type') === 'boolean' ? normalizeBoolean(raw) : raw;
   }
   if (!validateEnv(values)) {
     const problems = (validateEnv.errors ?? []).map((error) => `${error.instancePath.slice(1) || 'config'} ${error.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
-  return toConfig(values as ConfigEnvValues);
+  return toConfig(values);
 }
 
 function toConfig(env: ConfigEnvValues): Config {

@@ -10,7 +10,14 @@ import pg from 'pg';
 
 // No relational queries: the modules' schema files are read by drizzle-kit and by the queries that name tables.
 type Schema = Record<string, never>;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// What both drivers answer a raw query (db.execute<Row>) with: at least its rows.
+interface RowsResultHKT extends PgQueryResultHKT {
+  type: RawResult<this['row']>;
+}
+interface RawResult<Row> {
+  rows: Row[];
+}
+export type Db = PgDatabase<RowsResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 export type Engine = 'pglite' | 'postgres';
@@ -44,12 +51,13 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
   const options = image === null ? {} : { loadDataDir: image }; // an image is unpacked into an empty dataDir
   const client = dataDir === null ? new PGlite(options) : new PGlite(dataDir, options);
   await client.waitReady;
-  const db = drizzlePglite({ client }) as unknown as Db;
+  const pgliteDb = drizzlePglite({ client });
+  const db: Db = pgliteDb;
   return {
     db,
     engine: 'pglite',
     migrate: async () => {
-      await migratePglite(db as never, { migrationsFolder });
+      await migratePglite(pgliteDb, { migrationsFolder });
     },
     image: () => client.dumpDataDir('none'),
     listen: async (channel, onSignal) => {
@@ -65,7 +73,7 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
 async function openPostgres(url: string, poolMax: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
-  const db = drizzlePostgres({ client: pool }) as unknown as Db;
+  const db: Db = drizzlePostgres({ client: pool });
   await db.execute(sql`select 1`);
   return {
     db,

@@ -1,5 +1,4 @@
-import { interactionLog } from '../../packages/adapter-kit/src/interaction-log.ts';
-import type { AdapterLog } from '../../packages/adapter-kit/src/response-schema.ts';
+import { interactionLog, type AdapterLog } from '@payrail/adapter-kit';
 import { redactForLog, type SensitiveCardData } from '../platform/lib/redact.ts';
 
 // Log items travel back to the core and end up stored with the payment, so they are redacted with Payrail's own

@@ -1,4 +1,4 @@
-import type { AdapterStatus } from '../payments/index.ts';
+import type { AdapterStatus } from '@payrail/adapter-kit';
 import type { Secret } from '../platform/lib/secret.ts';
 import { adapterLogEntry } from './adapter-logs.ts';
 import { CALLBACK_ATTEMPTS_MAX, CALLBACK_RETRY_DELAY_MS, CALLBACK_TIMEOUT_MS, sendProviderCallback } from './callback-sender.ts';

@@ -1,7 +1,7 @@
+import { errorMessage } from '../platform/lib/type-guards.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { callbackRequestOf } from '../../packages/adapter-kit/src/callback-crypto.ts';
-import type { CallbackClaims } from '../../packages/adapter-kit/src/response-schema.ts';
+import { callbackRequestOf, type CallbackClaims } from '@payrail/adapter-kit';
 import type { Secret } from '../platform/lib/secret.ts';
 
 export const CALLBACK_ATTEMPTS_MAX = 3;
@@ -71,7 +71,7 @@ async function attemptDelivery(url: string, authorization: string, bodyText: str
     const error = `callback answered HTTP ${response.statusCode}${excerpt === '' ? '' : `: ${excerpt}`}`;
     return { kind: response.statusCode >= 500 ? 'retryable' : 'final', statusCode: response.statusCode, error };
   } catch (error) {
-    const message = timeoutSignal.aborted ? `callback timed out after ${timeoutMs} ms` : (error as Error).message;
+    const message = timeoutSignal.aborted ? `callback timed out after ${timeoutMs} ms` : errorMessage(error);
     return { kind: 'retryable', statusCode: null, error: message };
   }
 }

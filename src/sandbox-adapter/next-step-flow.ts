@@ -1,4 +1,4 @@
-import type { NextPaymentStepRequest, NextStepWire } from '../payments/index.ts';
+import type { NextPaymentStepRequest, NextStep } from '@payrail/adapter-kit';
 import { isOnAllowedOrigin, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { pendingAnswer, settle, waitingTransaction } from './otp-flow.ts';
 
@@ -11,10 +11,10 @@ const PHONE_LENGTH_MAX = 16;
 const UNLINKED_PHONE_SUFFIX = '0000';
 const UNLINKED_PHONE_REASON = 'Phone number is not linked to the card';
 
-export const SANDBOX_NEXT_STEP: NextStepWire = Object.freeze({
+export const SANDBOX_NEXT_STEP: NextStep = Object.freeze<NextStep>({
   message: 'Your bank needs the phone number linked to your card (sandbox: any number; one ending in 0000 is declined).',
   fields: [{ name: 'phone', label: 'Phone number', type: 'tel', pattern: PHONE_PATTERN, max_length: PHONE_LENGTH_MAX, required: true }],
-}) as NextStepWire;
+});
 
 export async function nextPaymentStepFlow(runtime: SandboxRuntime, body: NextPaymentStepRequest): Promise<AdapterAnswerBody> {
   for (const [field, url] of Object.entries({ processing_url: body.processing_url, callback_url: body.callback_url })) {

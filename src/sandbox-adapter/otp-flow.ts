@@ -1,4 +1,4 @@
-import type { ConfirmSecureCodeRequest, ResendOtpRequest, SecureCodeRequestWire } from '../payments/index.ts';
+import type { ConfirmSecureCodeRequest, ResendOtpRequest, SecureCodeRequest } from '@payrail/adapter-kit';
 import { finalAnswerOf, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import { countStepEvent, stepStateOf } from './step-state-repo.ts';
 import { finishAuthentication, findByPaymentToken, type SandboxTransaction } from './transactions-repo.ts';
@@ -13,7 +13,7 @@ const WRONG_CODES_MAX = 3;
 const RESENDS_MAX = 5;
 const WRONG_CODES_REASON = `Wrong secure code entered ${WRONG_CODES_MAX} times`;
 
-export function secureCodeRequestOf(transaction: Pick<SandboxTransaction, 'stepState'>, message?: string): SecureCodeRequestWire {
+export function secureCodeRequestOf(transaction: Pick<SandboxTransaction, 'stepState'>, message?: string): SecureCodeRequest {
   const state = stepStateOf(transaction);
   return {
     length: SECURE_CODE_LENGTH,

@@ -1,3 +1,4 @@
+import { PROVIDER_TIMEOUT_CODE, responseTimeoutMsOf, type AdapterSettings } from '@payrail/adapter-kit';
 import { isExpired, parseFormExpiry } from '../platform/lib/card-checks.ts';
 import { maskPanText } from '../platform/lib/redact.ts';
 import { behaviourOf, finalAnswerOf, isOnAllowedOrigin, newGatewayToken, sleepUnlessClosing, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
@@ -20,11 +21,9 @@ import { SANDBOX_NEXT_STEP } from './next-step-flow.ts';
 import { findByPaymentToken, insertTransaction, type SandboxTransaction } from './transactions-repo.ts';
 import { AUTHORIZATION_TTL_MS } from './confirm-flow.ts';
 
-const RESPONSE_TIMEOUT_S_DEFAULT = 15; // spec 2.10
 // The timeout card sleeps response_timeout + 1 s; a bounded sleep keeps a misconfigured timeout from pinning a request.
 const TIMEOUT_CARD_SLEEP_MS_MAX = 120_000;
 const TIMEOUT_CARD_OVERSHOOT_MS = 1000;
-const PROVIDER_TIMEOUT_CODE = 408; // spec 7.5
 const DIFFERENT_REQUEST = 'payment.token is already used by a different sandbox request';
 
 type CardDecision = { scenario: SandboxScenario } | { scenario: null; declineReason: string };
@@ -136,9 +135,8 @@ async function recordOnce(runtime: SandboxRuntime, input: NewTransaction): Promi
   return existing === null ? { result: false, error: DIFFERENT_REQUEST } : repeatAnswer(runtime, existing, input.fingerprint);
 }
 
-function responseTimeoutMsOf(seconds: number | undefined): number {
-  const timeoutMs = (seconds ?? RESPONSE_TIMEOUT_S_DEFAULT) * 1000 + TIMEOUT_CARD_OVERSHOOT_MS;
-  return Math.min(timeoutMs, TIMEOUT_CARD_SLEEP_MS_MAX);
+function timeoutCardSleepMs(settings: AdapterSettings): number {
+  return Math.min(responseTimeoutMsOf(settings, 'pay') + TIMEOUT_CARD_OVERSHOOT_MS, TIMEOUT_CARD_SLEEP_MS_MAX);
 }
 
 // A bank_account payment without a card: the customer pays by transfer to the requisites; the sandbox
@@ -195,7 +193,7 @@ export async function payFlow(runtime: SandboxRuntime, body: PayBodyInput): Prom
   const { transaction } = recorded;
   if (behaviourOf(transaction)?.firstAnswer === 'timeout') {
     // The provider keeps the caller waiting past its response_timeout; the transaction is already recorded.
-    await sleepUnlessClosing(runtime, responseTimeoutMsOf(body.settings.gateway_settings?.methods?.pay?.response_timeout));
+    await sleepUnlessClosing(runtime, timeoutCardSleepMs(body.settings));
     return {
       result: false,
       code: PROVIDER_TIMEOUT_CODE,

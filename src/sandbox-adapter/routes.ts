@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { adapterRoutes } from '../../packages/adapter-kit/src/http-server.ts';
+import { adapterRoutes } from '@payrail/adapter-kit';
 import type { Db } from '../platform/database.ts';
 import { redactSandboxLog } from './adapter-logs.ts';
 import { CALLBACK_POLL_MS_DEFAULT, startCallbackPoller, type CallbackPoller } from './callback-poller.ts';
@@ -15,21 +15,16 @@ import {
   RefundBody,
   ConfirmRequestBody,
   DeclineRequestBody,
-  type ConfirmRequestBodyInput,
-  type DeclineRequestBodyInput,
   StatusBody,
   ThreeDSecureCompleteForm,
   ThreeDSecureStartForm,
   TransactionParams,
-  type PayoutBodyInput,
-  type RefundBodyInput,
   type ThreeDSecureCompleteFormInput,
   type ThreeDSecureStartFormInput,
   type TransactionParamsInput,
 } from './schemas.ts';
 import { refundFlow, statusFlow } from './status-refund-flow.ts';
 import { confirmRequestFlow, declineRequestFlow } from './confirm-flow.ts';
-import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../payments/index.ts';
 import { confirmSecureCodeFlow, resendOtpFlow } from './otp-flow.ts';
 import { nextPaymentStepFlow } from './next-step-flow.ts';
 import { completeThreeDSecure, termUrlOf, threeDSecurePage, threeDSecureTransaction } from './three-d-secure.ts';
@@ -94,33 +89,37 @@ export async function sandboxAdapterRoutes(app: FastifyInstance, options: Sandbo
   // The adapter API on the adapter kit's scaffold: X-SIGNATURE checked on the exact bytes before they are parsed,
   // always, under the sandbox's own secret (never a key or a choice the request names); the body validated; every
   // answer HTTP 200 with its log item. No answer deadline: the timeout card emulates a provider that overruns.
-  await app.register(adapterRoutes, {
-    signKey: runtime.keys.signatureKey,
-    validateSignature: true,
-    publicBaseUrl,
-    redactLog: redactSandboxLog,
-    answerDeadlineMs: false,
-    internalErrorText: 'internal sandbox adapter error',
-    requestSchemas: {
-      pay: PayBody,
-      payout: PayoutBody,
-      status: StatusBody,
-      refund: RefundBody,
-      confirm_request: ConfirmRequestBody,
-      decline_request: DeclineRequestBody,
-    },
-    handlers: {
-      pay: (input) => payFlow(runtime, input),
-      payout: (input) => payoutFlow(runtime, input as unknown as PayoutBodyInput),
-      status: (input) => statusFlow(runtime, input),
-      refund: (input) => refundFlow(runtime, input as unknown as RefundBodyInput),
-      confirm_request: (input) => confirmRequestFlow(runtime, input as unknown as ConfirmRequestBodyInput),
-      decline_request: (input) => declineRequestFlow(runtime, input as unknown as DeclineRequestBodyInput),
-      confirm_secure_code: (input) => confirmSecureCodeFlow(runtime, input as ConfirmSecureCodeRequest),
-      resend_otp: (input) => resendOtpFlow(runtime, input as ResendOtpRequest),
-      next_payment_step: (input) => nextPaymentStepFlow(runtime, input as NextPaymentStepRequest),
-    },
-  });
+  // Called in a plugin of its own (encapsulated, as register(adapterRoutes) would be) so that each handler is typed by
+  // the sandbox's own request schema.
+  await app.register((scoped) =>
+    adapterRoutes(scoped, {
+      signKey: runtime.keys.signatureKey,
+      validateSignature: true,
+      publicBaseUrl,
+      redactLog: redactSandboxLog,
+      answerDeadlineMs: false,
+      internalErrorText: 'internal sandbox adapter error',
+      requestSchemas: {
+        pay: PayBody,
+        payout: PayoutBody,
+        status: StatusBody,
+        refund: RefundBody,
+        confirm_request: ConfirmRequestBody,
+        decline_request: DeclineRequestBody,
+      },
+      handlers: {
+        pay: (input) => payFlow(runtime, input),
+        payout: (input) => payoutFlow(runtime, input),
+        status: (input) => statusFlow(runtime, input),
+        refund: (input) => refundFlow(runtime, input),
+        confirm_request: (input) => confirmRequestFlow(runtime, input),
+        decline_request: (input) => declineRequestFlow(runtime, input),
+        confirm_secure_code: (input) => confirmSecureCodeFlow(runtime, input),
+        resend_otp: (input) => resendOtpFlow(runtime, input),
+        next_payment_step: (input) => nextPaymentStepFlow(runtime, input),
+      },
+    }),
+  );
 
   const showPage = async (transactionId: string, request: FastifyRequest, reply: FastifyReply) => {
     const transaction = await threeDSecureTransaction(runtime, transactionId);

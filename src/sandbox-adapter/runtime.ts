@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
-import type { AdapterResponse } from '../payments/index.ts';
+import type { AdapterResponse } from '@payrail/adapter-kit';
 import type { Db } from '../platform/database.ts';
 import type { SandboxKeys } from './sandbox-keys.ts';
 import { SCENARIO_BEHAVIOURS, type ScenarioBehaviour } from './test-cards.ts';

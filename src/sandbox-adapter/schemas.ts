@@ -1,7 +1,8 @@
 import Type, { type Static } from 'typebox';
-import { PayRequestSchema, StatusRequestSchema } from '../../packages/adapter-kit/src/request-schemas.ts';
-import { AdapterSettingsSchema } from '../../packages/adapter-kit/src/settings-schema.ts';
 import {
+  PayRequestSchema,
+  StatusRequestSchema,
+  AdapterSettingsSchema,
   amountMinorField,
   currencyField,
   httpUrlField,
@@ -10,7 +11,7 @@ import {
   TOKEN_LENGTH_MAX,
   tokenField,
   URL_LENGTH_MAX,
-} from '../../packages/adapter-kit/src/wire-fields.ts';
+} from '@payrail/adapter-kit';
 
 // The adapter kit's request schemas (spec 2.8 / section 4), and where the sandbox reads more leniently than the
 // contract (older request forms it still answers), its own, made of the kit's fields. A request that fails these is

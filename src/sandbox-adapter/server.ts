@@ -1,5 +1,6 @@
 import { rootCertificates } from 'node:tls';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Agent, type Dispatcher } from 'undici';
 import { loggerOptions } from '../platform/lib/logger.ts';
 import type { Db } from '../platform/database.ts';
@@ -36,7 +37,9 @@ export async function startSandboxAdapter(options: SandboxAdapterServerOptions):
     logger: options.logLevel === false ? false : loggerOptions(options.logLevel ?? 'info'),
     bodyLimit: SERVER_BODY_LIMIT_BYTES,
   };
-  const app = Fastify(options.https ? ({ ...serverOptions, https: options.https } as FastifyServerOptions) : serverOptions) as unknown as FastifyInstance;
+  // Fastify reads `https` at run time; typed as the plain HTTP options, the instance keeps the FastifyInstance type.
+  const withTls: FastifyHttpOptions<Server> = Object.assign({}, serverOptions, options.https ? { https: options.https } : {});
+  const app: FastifyInstance = Fastify(withTls);
   const ownDispatcher =
     options.callbackDispatcher === undefined && options.callbackCa !== undefined && options.callbackCa.length > 0
       ? new Agent({ connections: CALLBACK_CONNECTIONS_PER_ORIGIN_MAX, connect: { ca: [...rootCertificates, ...options.callbackCa] } })

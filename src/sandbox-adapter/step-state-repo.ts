@@ -1,16 +1,10 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
-import { sandboxTransactions } from './store-schema.ts';
+import { type SandboxStepState, sandboxTransactions } from './store-schema.ts';
 import { findByPaymentToken, type SandboxTransaction } from './transactions-repo.ts';
 
-// What a step card's transaction counts while it waits on its step (sandbox_transactions.step_state).
-export interface SandboxStepState {
-  wrongCodes: number;
-  resends: number;
-}
-
 export function stepStateOf(transaction: Pick<SandboxTransaction, 'stepState'>): SandboxStepState {
-  const state = (transaction.stepState ?? {}) as Partial<SandboxStepState>;
+  const state = transaction.stepState ?? {};
   return { wrongCodes: state.wrongCodes ?? 0, resends: state.resends ?? 0 };
 }
 

@@ -5,6 +5,12 @@ import { createdAt } from '../platform/lib/table-columns.ts';
 // The sandbox acquirer's own record of each pay and payout (its provider state, not Payrail's payment), in the
 // database so every process that mounts the sandbox shares it and a restart keeps it. The merchant key a callback
 // must carry is kept sealed only until that callback is sent; rows live until expires_at.
+// What a step card's transaction counts while it waits on its step; written only by step-state-repo.ts's jsonb_set.
+export interface SandboxStepState {
+  wrongCodes: number;
+  resends: number;
+}
+
 const SANDBOX_TRANSACTION_STATUSES = ['pending', 'approved', 'declined'] as const;
 export const sandboxTransactions = pgTable(
   'sandbox_transactions',
@@ -34,7 +40,7 @@ export const sandboxTransactions = pgTable(
     confirmation: text('confirmation', { enum: ['awaiting', 'confirmed', 'voided'] }),
     // The secure code or next step a step card's transaction waits on, and its wrong codes and resends
     // (sandbox-adapter/otp-flow.ts, next-step-flow.ts). Null for every other card.
-    stepState: jsonb('step_state'),
+    stepState: jsonb('step_state').$type<Partial<SandboxStepState>>(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -1,4 +1,4 @@
-import type { RedirectRequest } from '../payments/index.ts';
+import type { RedirectRequest } from '@payrail/adapter-kit';
 import { behaviourOf, isOnAllowedOrigin, type SandboxRuntime } from './runtime.ts';
 import { DECLINE_REASONS } from './test-cards.ts';
 import { renderChallengePage, renderCompletedPage, threeDSecureCsp } from './three-d-secure-page.ts';

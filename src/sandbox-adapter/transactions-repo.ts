@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { AdapterStatus } from '../payments/index.ts';
+import type { AdapterStatus } from '@payrail/adapter-kit';
 import type { Db } from '../platform/database.ts';
 import { sandboxTransactions } from './store-schema.ts';
 import { SCENARIO_BEHAVIOURS, type SandboxOperation, type SandboxScenario } from './test-cards.ts';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { endLifetime } from '../payments/index.ts';
 import type { ProcessingDeps } from '../payments/index.ts';
-import { findExpiredPaymentIds } from '../payments/index.ts';
+import { paymentsPastTheirLifetime } from '../payments/index.ts';
 
 const EXPIRY_BATCH_MAX = 100;
 const EXPIRY_BATCHES_PER_PASS_MAX = 20; // a larger backlog continues at the next pass
@@ -13,7 +13,7 @@ export async function expireDuePayments(deps: ProcessingDeps, log?: FastifyBaseL
   let expiredCount = 0;
   const seen = new Set<number>(); // a pending payment still waiting on an exchange is found again: asked once a pass
   for (let batch = 0; batch < EXPIRY_BATCHES_PER_PASS_MAX; batch += 1) {
-    const due = (await findExpiredPaymentIds(db, EXPIRY_BATCH_MAX)).filter((paymentId) => !seen.has(paymentId));
+    const due = (await paymentsPastTheirLifetime(db, EXPIRY_BATCH_MAX)).filter((paymentId) => !seen.has(paymentId));
     for (const paymentId of due) {
       seen.add(paymentId);
       const expired = await endLifetime(deps, paymentId, log).catch((error: unknown) => {

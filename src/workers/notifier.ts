@@ -7,7 +7,7 @@ import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../payments/inde
 import type { ProcessingDeps } from '../payments/index.ts';
 import { decryptWithMasterKey } from '../platform/lib/crypto.ts';
 import { resolvePublicAddresses, SsrfRefusedError } from '../platform/lib/ssrf-guard.ts';
-import { finishNotificationWork, type NotificationNext, type NotificationOutcome, type NotificationWork } from '../payments/index.ts';
+import { recordNotificationAttempts, type NotificationNext, type NotificationOutcome, type NotificationWork } from '../payments/index.ts';
 import { nextAfterFailure } from './failed-work.ts';
 
 const NOTIFICATION_TIMEOUT_MS = 10_000;
@@ -26,7 +26,7 @@ export async function deliverNotifications(deps: ProcessingDeps, batch: Notifica
       }),
     ),
   );
-  await finishNotificationWork(deps.context.database.db, outcomes);
+  await recordNotificationAttempts(deps.context.database.db, outcomes);
 }
 
 const eventIdOf = (work: NotificationWork) => work.eventId ?? `evt_${work.id}`;

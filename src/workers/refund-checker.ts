@@ -8,8 +8,8 @@ import type { ProcessingDeps } from '../payments/index.ts';
 import { interpretStatusAnswer } from '../payments/index.ts';
 import { applyRefundOutcome, recordRefundFailedLookup } from '../payments/index.ts';
 import { exchangeRefund } from '../payments/index.ts';
-import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../payments/index.ts';
-import { findRefundById, type RefundRow } from '../payments/index.ts';
+import { finishWork, paymentOfWork, postponeWork, refundOfWork, settleFailedWork, type OutboxRow } from '../payments/index.ts';
+import type { RefundRow } from '../payments/index.ts';
 import { nextAfterFailure } from './failed-work.ts';
 
 // How a pending refund settles: its check re-sends the same /refund (same refund.token and amount) to the payment's
@@ -31,8 +31,7 @@ export async function runRefundChecks(deps: ProcessingDeps, batch: OutboxRow[], 
         await runRefundCheck(deps, work, log);
       } catch (error) {
         log.error({ err: error, outboxId: work.id, topic: 'refund_check' }, 'outbox work failed');
-        const next = nextAfterFailure(work, error);
-        await (next.done ? completeWork(db, work.id, next.lastError) : rescheduleWork(db, work.id, next.dueAt, next.lastError)).catch(() => {});
+        await settleFailedWork(db, work.id, nextAfterFailure(work, error)).catch(() => {});
       }
     }),
   );
@@ -41,13 +40,13 @@ export async function runRefundChecks(deps: ProcessingDeps, batch: OutboxRow[], 
 async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow, log: FastifyBaseLogger): Promise<void> {
   if (await heldBackByExchange(deps, work)) return; // issue 18: never while the refund's /refund is in flight
   const db = deps.context.database.db;
-  const refund = work.refundId === null ? null : await findRefundById(db, work.refundId);
-  if (refund?.status !== 'pending') return completeWork(db, work.id);
-  const payment = await findPaymentById(db, refund.paymentId);
+  const refund = await refundOfWork(db, work);
+  if (refund?.status !== 'pending') return finishWork(db, work.id);
+  const payment = await paymentOfWork(db, refund);
   const gateway = payment && (await gatewayOfPayment(deps.context, payment));
   if (!payment || !gateway) {
     await giveUp(deps, refund, 'the gateway of the payment no longer exists, so the refund cannot be confirmed');
-    return completeWork(db, work.id, 'no gateway to ask');
+    return finishWork(db, work.id, 'no gateway to ask');
   }
   // The re-sent /refund asks about the refund: its answer is read as a status lookup, where result false is no decline.
   const { answer, ownLog } = await exchangeRefund(deps, refund, payment, gateway);
@@ -58,14 +57,14 @@ async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow, log: Fastif
     log.warn({ ...failure, reason: reading.reason }, 'refund status lookup failed: the refund stays pending and is asked again');
   } else {
     const settled = await applyRefundOutcome(db, refund, reading.outcome, [ownLog, ...reading.outcome.logs]);
-    if (settled.status !== 'pending') return completeWork(db, work.id);
+    if (settled.status !== 'pending') return finishWork(db, work.id);
   }
   if (work.attempts >= REFUND_CHECK_ATTEMPTS_MAX) {
     await giveUp(deps, refund, `the gateway did not confirm the refund after ${work.attempts} checks`);
-    return completeWork(db, work.id, 'refund checks exhausted');
+    return finishWork(db, work.id, 'refund checks exhausted');
   }
   const nextDueAt = new Date(Date.now() + delayBeforeAttemptSeconds(timeRatesOf(gateway.settings), work.attempts) * 1000);
-  await rescheduleWork(db, work.id, nextDueAt, 'the refund is still pending');
+  await postponeWork(db, work.id, nextDueAt, 'the refund is still pending');
 }
 
 // Declines a refund nobody could confirm: the hold goes back to available and the merchant is told why.

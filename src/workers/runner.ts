@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessingDeps } from '../payments/index.ts';
 import type { Db } from '../platform/database.ts';
-import { claimDueNotifications } from '../payments/index.ts';
-import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../payments/index.ts';
+import { claimNotificationWork } from '../payments/index.ts';
+import { claimWork, settleFailedWork, type OutboxRow, type OutboxTopic } from '../payments/index.ts';
 import { voidDueAuthorizations } from './authorization-void.ts';
 import { expireDuePayments } from './expiry.ts';
 import { nextAfterFailure } from './failed-work.ts';
@@ -26,15 +26,25 @@ interface TopicWorker<W extends Work> {
   run(deps: ProcessingDeps, batch: W[], log: FastifyBaseLogger): Promise<void>; // each row's failure handled inside
 }
 
-const topicWorker = <W extends Work>(worker: TopicWorker<W>) => worker as unknown as TopicWorker<Work>;
+// One pass of a topic: claims a batch and runs it; true when the batch came back full, so more work is waiting.
+// A batch that could not be written keeps its leases: its rows are claimed again once they lapse.
+type TopicPass = (deps: ProcessingDeps, log: FastifyBaseLogger) => Promise<boolean>;
+
+function topicPass<W extends Work>(topic: OutboxTopic, worker: TopicWorker<W>): TopicPass {
+  return async (deps, log) => {
+    const claimed = await worker.claim(deps.context.database.db, CLAIM_BATCH_MAX);
+    await worker.run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
+    return claimed.length === CLAIM_BATCH_MAX;
+  };
+}
 
 // Status checks one by one, each row written when its check ends; notifications are claimed with their payment and
 // the merchant's sealed key, delivered side by side, and every attempt recorded by one statement for the batch.
-const TOPICS: Record<OutboxTopic, TopicWorker<Work>> = {
-  status_check: topicWorker({ claim: (db, batchSizeMax) => claimDue(db, 'status_check', batchSizeMax), run: runStatusChecks }),
-  notification: topicWorker({ claim: claimDueNotifications, run: deliverNotifications }),
-  refund_check: topicWorker({ claim: (db, batchSizeMax) => claimDue(db, 'refund_check', batchSizeMax), run: runRefundChecks }),
-};
+const TOPIC_PASSES: readonly TopicPass[] = [
+  topicPass('status_check', { claim: (db, batchSizeMax) => claimWork(db, 'status_check', batchSizeMax), run: runStatusChecks }),
+  topicPass('notification', { claim: claimNotificationWork, run: deliverNotifications }),
+  topicPass('refund_check', { claim: (db, batchSizeMax) => claimWork(db, 'refund_check', batchSizeMax), run: runRefundChecks }),
+];
 
 async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: FastifyBaseLogger): Promise<void> {
   const db = deps.context.database.db;
@@ -44,8 +54,7 @@ async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: Fa
         await runStatusCheck(deps, work, log);
       } catch (error) {
         log.error({ err: error, outboxId: work.id, topic: 'status_check' }, 'outbox work failed');
-        const next = nextAfterFailure(work, error);
-        await (next.done ? completeWork(db, work.id, next.lastError) : rescheduleWork(db, work.id, next.dueAt, next.lastError)).catch(() => {});
+        await settleFailedWork(db, work.id, nextAfterFailure(work, error)).catch(() => {});
       }
     }),
   );
@@ -55,17 +64,11 @@ async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: Fa
 export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollMs: number): RunningWorkers {
   let stopped = false;
   let running: Promise<void> | null = null;
-  const db = deps.context.database.db;
 
   // One pass over every topic; true when a batch came back full, so more work is waiting.
   const pass = async (): Promise<boolean> => {
     let backlog = false;
-    for (const topic of Object.keys(TOPICS) as OutboxTopic[]) {
-      const claimed = await TOPICS[topic].claim(db, CLAIM_BATCH_MAX);
-      if (claimed.length === CLAIM_BATCH_MAX) backlog = true;
-      // A batch that could not be written keeps its leases: its rows are claimed again once they lapse.
-      await TOPICS[topic].run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
-    }
+    for (const runPass of TOPIC_PASSES) if (await runPass(deps, log)) backlog = true;
     await expireDuePayments(deps, log);
     if (await deliverUserMessages(deps.context, log)) backlog = true;
     await sweepSignInRecords(deps.context).catch((error: unknown) => log.error({ err: error }, 'sign-in housekeeping failed'));

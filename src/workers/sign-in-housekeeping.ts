@@ -1,6 +1,5 @@
 import type { AppContext } from '../app-context.ts';
-import { deleteStaleChallenges } from '../core-banking/index.ts';
-import { deleteEndedSessions } from '../core-banking/index.ts';
+import { deleteEndedSignInRecords } from '../core-banking/index.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
 const HOUSEKEEPING_BATCH_MAX = 1000; // rows per table and pass; a larger backlog goes at the next pass
@@ -14,7 +13,6 @@ export async function sweepSignInRecords(context: Pick<AppContext, 'config' | 'd
   if (now - (lastRunAt.get(context.database) ?? 0) < HOUSEKEEPING_INTERVAL_MS) return;
   lastRunAt.set(context.database, now);
   const { windowS, codeTtlS } = context.config.signIn;
-  const db = context.database.db;
-  await deleteStaleChallenges(db, new Date(now - (Math.max(windowS, codeTtlS) + 60) * 1000), HOUSEKEEPING_BATCH_MAX);
-  await deleteEndedSessions(db, new Date(now - ENDED_SESSION_KEPT_DAYS * 86_400_000), HOUSEKEEPING_BATCH_MAX);
+  const before = { challenges: new Date(now - (Math.max(windowS, codeTtlS) + 60) * 1000), sessions: new Date(now - ENDED_SESSION_KEPT_DAYS * 86_400_000) };
+  await deleteEndedSignInRecords(context.database.db, before, HOUSEKEEPING_BATCH_MAX);
 }

@@ -12,17 +12,17 @@ import { gatewayOfPayment } from '../payments/index.ts';
 import { heldBackByExchange } from '../payments/index.ts';
 import type { ProcessingDeps } from '../payments/index.ts';
 import { lookUpStatus } from '../payments/index.ts';
-import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../payments/index.ts';
+import { finishWork, paymentOfWork, postponeWork, type OutboxRow } from '../payments/index.ts';
 
 // spec 6.4: /status after final_waiting_seconds, then at the status_checker_time_rates intervals, until final. A
 // failed lookup (domain/status-answer.ts) never finalizes anything: it is counted, logged, and the schedule goes on.
 export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow, log?: FastifyBaseLogger): Promise<void> {
   if (await heldBackByExchange(deps, work)) return; // issue 18: never while an exchange of the payment is in flight
   const db = deps.context.database.db;
-  const payment = await findPaymentById(db, work.paymentId);
-  if (!payment || !awaitsStatusCheck(payment)) return completeWork(db, work.id);
+  const payment = await paymentOfWork(db, work);
+  if (!payment || !awaitsStatusCheck(payment)) return finishWork(db, work.id);
   const gateway = await gatewayOfPayment(deps.context, payment);
-  if (!gateway) return completeWork(db, work.id, 'no gateway to ask');
+  if (!gateway) return finishWork(db, work.id, 'no gateway to ask');
   const { reading, applied } = await lookUpStatus(deps, payment, gateway);
   if (reading.kind === 'failed_lookup') {
     const failure = { paymentToken: payment.token, operation: payment.operationType, failedLookups: applied.failedLookups, attempt: work.attempts };
@@ -35,11 +35,11 @@ export async function runStatusCheck(deps: ProcessingDeps, work: OutboxRow, log?
       'a status answer contradicts the final status: conflict recorded',
     );
   }
-  if (!awaitsStatusCheck(applied.payment)) return completeWork(db, work.id);
+  if (!awaitsStatusCheck(applied.payment)) return finishWork(db, work.id);
   const nextDueAt = new Date(Date.now() + delayBeforeAttemptSeconds(timeRatesOf(gateway.settings), work.attempts) * 1000);
   // Asked until it is final, its lifetime ends (flows/lifetime-end.ts asks one last time) or the attempts run out.
-  if (work.attempts >= STATUS_CHECK_ATTEMPTS_MAX) return completeWork(db, work.id, 'status checks exhausted');
-  await rescheduleWork(db, work.id, nextDueAt, reading.outcome.systemError);
+  if (work.attempts >= STATUS_CHECK_ATTEMPTS_MAX) return finishWork(db, work.id, 'status checks exhausted');
+  await postponeWork(db, work.id, nextDueAt, reading.outcome.systemError);
 }
 
 // Schedules are checked when a gateway is saved; one stored before that check existed falls back to the

@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import {
-  blankExpiredUserMessages,
-  claimDueUserMessages,
-  markUserMessageFailed,
-  markUserMessageSent,
+  claimUserMessages,
+  recordUserMessageFailed,
+  recordUserMessageSent,
   USER_MESSAGE_ATTEMPTS_MAX,
   type ClaimedUserMessage,
 } from '../core-banking/index.ts';
@@ -29,18 +28,17 @@ export async function deliverUserMessages(context: Pick<AppContext, 'config' | '
 
 async function deliverDue(context: Pick<AppContext, 'config' | 'database'>, log: FastifyBaseLogger): Promise<boolean> {
   const db = context.database.db;
-  await blankExpiredUserMessages(db);
-  const batch = await claimDueUserMessages(db, USER_MESSAGE_BATCH_MAX, USER_MESSAGE_LEASE_MS);
+  const batch = await claimUserMessages(db, USER_MESSAGE_BATCH_MAX, USER_MESSAGE_LEASE_MS);
   await Promise.all(
     batch.map(async (message) => {
       try {
         await deliver(context, message, log);
-        await markUserMessageSent(db, message.id, message.channel === 'log');
+        await recordUserMessageSent(db, message.id, message.channel === 'log');
       } catch (error) {
         const reason = describeFailure(error);
         const retryAt = message.attempts >= USER_MESSAGE_ATTEMPTS_MAX ? null : new Date(Date.now() + USER_MESSAGE_RETRY_BASE_MS * 2 ** (message.attempts - 1));
         log.warn({ userMessageId: message.id, channel: message.channel, attempt: message.attempts, reason }, 'user message not delivered');
-        await markUserMessageFailed(db, message.id, reason, retryAt).catch(() => {}); // the lease lapses and the row is claimed again
+        await recordUserMessageFailed(db, message.id, reason, retryAt).catch(() => {}); // the lease lapses and the row is claimed again
       }
     }),
   );

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import type { CallbackClaims } from '../../src/payments/contract/adapter-contract.ts';
-import { encryptMerchantKey, signCallbackJwt } from '../../src/payments/contract/callback-crypto.ts';
+import { encryptMerchantKey, signCallbackJwt } from '@payrail/adapter-kit';
 
 // A real gateway adapter on 127.0.0.1 (spec 2.8–2.9, section 4) whose every answer the test scripts.
 

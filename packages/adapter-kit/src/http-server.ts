@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import {
   ADAPTER_BODY_LIMIT_BYTES_DEFAULT,
   frameworkErrorText,
@@ -26,18 +26,30 @@ export interface AdapterRequestContext {
   url: string; // the URL this call reached: the default log item's request.url
 }
 
-export type AdapterHandler<Method extends AdapterMethod> = (request: AdapterRequestOf<Method>, context: AdapterRequestContext) => Promise<AdapterAnswer>;
-export type AdapterHandlers = { [Method in AdapterMethod]?: AdapterHandler<Method> };
+// requestSchemas replace the contract's schema of a method (an adapter that reads more leniently); its handler is
+// then given the request as that schema types it.
+export type AdapterRequestSchemas = { readonly [Method in AdapterMethod]?: TSchema };
+type ContractSchemas = Readonly<Record<never, TSchema>>; // none replaced
+type RequestOf<Schemas extends AdapterRequestSchemas, Method extends AdapterMethod> = Method extends keyof Schemas
+  ? Schemas[Method] extends TSchema
+    ? Static<Schemas[Method]>
+    : AdapterRequestOf<Method>
+  : AdapterRequestOf<Method>;
+export type AdapterHandler<Method extends AdapterMethod, Schemas extends AdapterRequestSchemas = ContractSchemas> = (
+  request: RequestOf<Schemas, Method>,
+  context: AdapterRequestContext,
+) => Promise<AdapterAnswer>;
+export type AdapterHandlers<Schemas extends AdapterRequestSchemas = ContractSchemas> = { [Method in AdapterMethod]?: AdapterHandler<Method, Schemas> };
 
-export interface AdapterRoutesOptions {
-  handlers: AdapterHandlers;
+export interface AdapterRoutesOptions<Schemas extends AdapterRequestSchemas = ContractSchemas> {
+  handlers: AdapterHandlers<Schemas>;
   // The key X-SIGNATURE is checked with: one key for every call, or the key this adapter holds for the gateway a
   // call's settings name (look it up, e.g. by settings.api_key: returning settings.sign_key itself proves nothing,
   // anyone can put a key of their own in the body they sign).
   signKey?: SignKey;
   signKeyOf?: (settings: AdapterSettings) => string | undefined;
   validateSignature?: boolean; // default true: a call without a valid X-SIGNATURE is refused, not processed
-  requestSchemas?: Partial<Record<AdapterMethod, TSchema>>; // replaces the contract's schema of a method
+  requestSchemas?: Schemas;
   publicBaseUrl?: string; // where the routes are reached from outside, for log URLs; default: the request's own
   redactLog?: (value: unknown, requestBody: unknown) => unknown; // default: redact.ts redactForLog
   // When the answer is due: default the method's response_timeout less ANSWER_MARGIN_MS, so that Payrail reads a
@@ -56,7 +68,10 @@ interface ParsedCall {
 }
 
 // A Fastify plugin: register it (with a prefix if you like) in an app of your own.
-export async function adapterRoutes(app: FastifyInstance, options: AdapterRoutesOptions): Promise<void> {
+export async function adapterRoutes<Schemas extends AdapterRequestSchemas = ContractSchemas>(
+  app: FastifyInstance,
+  options: AdapterRoutesOptions<Schemas>,
+): Promise<void> {
   const bodyLimitBytes = options.bodyLimitBytes ?? ADAPTER_BODY_LIMIT_BYTES_DEFAULT;
   const internalErrorText = options.internalErrorText ?? INTERNAL_ERROR_TEXT;
   const validateSignature = options.validateSignature ?? true;
@@ -129,7 +144,8 @@ export async function adapterRoutes(app: FastifyInstance, options: AdapterRoutes
   for (const method of ADAPTER_METHODS) {
     const handler = options.handlers[method] as AdapterHandler<AdapterMethod> | undefined;
     if (handler === undefined) continue;
-    const body = options.requestSchemas?.[method] ?? REQUEST_SCHEMAS[method];
+    const schemas: AdapterRequestSchemas | undefined = options.requestSchemas;
+    const body = schemas?.[method] ?? REQUEST_SCHEMAS[method];
     app.post(
       `/${method}`,
       { schema: { hide: true, body, response: { 200: AdapterResponseSchema } }, config: { adapterMethod: method } },

@@ -2,15 +2,25 @@
 
 export {
   ADAPTER_METHODS,
+  ADAPTER_SETTINGS_FIELDS,
   AdapterSettingsSchema,
+  FINAL_WAITING_S_DEFAULT,
+  FINAL_WAITING_S_MAX,
+  GATEWAY_SETTINGS_FIELDS,
   LOG_KINDS,
+  METHOD_SETTINGS_FIELDS,
   MethodSettingsSchema,
+  methodsFieldsOf,
+  PAYMENT_METHODS,
+  ProcessingMethodSchema,
   RESPONSE_TIMEOUT_S_DEFAULT,
+  RESPONSE_TIMEOUT_S_MAX,
   responseTimeoutMsOf,
   type AdapterMethod,
   type AdapterSettings,
   type LogKind,
   type MethodSettings,
+  type PaymentMethod,
 } from './settings-schema.ts';
 export {
   BankAccountSchema,
@@ -34,12 +44,18 @@ export {
   NextPaymentStepRequestSchema,
   NextStepSchema,
   ResendOtpRequestSchema,
+  SECURE_CODE_KINDS,
   SecureCodeRequestSchema,
+  STEP_FIELD_NAME_PATTERN,
+  STEP_FIELD_TYPES,
+  STEP_LIMITS,
+  StepFieldSchema,
   type ConfirmSecureCodeRequest,
   type NextPaymentStepRequest,
   type NextStep,
   type ResendOtpRequest,
   type SecureCodeRequest,
+  type StepField,
 } from './step-schemas.ts';
 export { REQUEST_SCHEMAS, type AdapterRequestOf, type AdapterRequests } from './request-schemas-by-method.ts';
 export {
@@ -91,6 +107,7 @@ export {
 } from './callback-crypto.ts';
 export { interactionLog, type InteractionInput } from './interaction-log.ts';
 export { maskCardNumbers, maskPan, REDACTED, redactForLog } from './redact.ts';
+export { CARD_NUMBER_NAMES, CARD_SECURITY_CODE_NAMES, isSecretName, keyNameOf } from './secret-names.ts';
 export { mapStatus, type StatusTable } from './status-map.ts';
 export { INTERNAL_ERROR_TEXT, INVALID_SIGNATURE_TEXT } from './http-errors.ts';
 export { AssetError, decodeAssets, PROVIDER_TLS_FILES, providerTlsOf, type ProviderTls, type ProviderTlsFiles } from './assets.ts';
@@ -102,6 +119,7 @@ export {
   type AdapterHandlers,
   type AdapterHttpServerOptions,
   type AdapterRequestContext,
+  type AdapterRequestSchemas,
   type AdapterRoutesOptions,
 } from './http-server.ts';
 export {
@@ -118,8 +136,22 @@ export {
 export {
   ADAPTER_REQUEST_QUEUE_DEFAULT,
   brokerAddressOf,
+  CONNECT_TIMEOUT_MS,
+  DEADLINE_HEADER,
+  headerNumber,
+  headerText,
+  isValidMethodName,
+  isValidQueueName,
+  JSON_CONTENT_TYPE,
+  RECONNECT_DELAY_MS_INITIAL,
+  RECONNECT_DELAY_MS_MAX,
+  replyProperties,
+  requestDisplayUrl,
+  requestProperties,
   serveOverRabbit,
+  STATUS_CODE_HEADER,
   type BrokerAddress,
   type RabbitServer,
   type RabbitServerOptions,
+  type RequestMessage,
 } from './rabbit.ts';

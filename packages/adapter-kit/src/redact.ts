@@ -1,28 +1,13 @@
+import { CARD_NUMBER_NAMES, CARD_SECURITY_CODE_NAMES, isSecretName, keyNameOf } from './secret-names.ts';
+
 // Log items travel back to Payrail and are stored with the payment, so an adapter redacts them first: card
 // numbers masked (first 6 / last 4), security codes removed, keys and passwords replaced. By key name at any
-// depth, and card numbers by value in any string.
+// depth (secret-names.ts, the names Payrail redacts by too), and card numbers by value in any string.
 
 export const REDACTED = '[redacted]';
 const REDACT_DEPTH_MAX = 32;
-const REMOVED_KEYS: ReadonlySet<string> = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'securitycode']);
-const SECRET_KEYS: ReadonlySet<string> = new Set([
-  'merchantprivatekey',
-  'signkey',
-  'apikey',
-  'rabbitpassword',
-  'password',
-  'secret',
-  'clientsecret',
-  'privatekey',
-  'secure',
-  'assets',
-  'authorization',
-  'cookie',
-]);
 // 12..19 digits, optionally grouped by spaces or dashes: masked wherever they appear.
 const CARD_NUMBER_IN_TEXT = /(?<![0-9])[0-9](?:[ -]?[0-9]){11,18}(?![0-9])/g;
-
-const normalizedKey = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 export function maskPan(digits: string): string {
   if (digits.length < 12) return '*'.repeat(digits.length);
@@ -41,9 +26,11 @@ export function redactForLog(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => redactForLog(item, depth + 1));
   const redacted: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    const name = normalizedKey(key);
-    if (REMOVED_KEYS.has(name)) continue;
-    redacted[key] = SECRET_KEYS.has(name) ? REDACTED : redactForLog(inner, depth + 1);
+    const name = keyNameOf(key);
+    if (CARD_SECURITY_CODE_NAMES.has(name)) continue;
+    if (isSecretName(name)) redacted[key] = REDACTED;
+    else if (CARD_NUMBER_NAMES.has(name) && typeof inner === 'number') redacted[key] = maskCardNumbers(String(inner));
+    else redacted[key] = redactForLog(inner, depth + 1);
   }
   return redacted;
 }

@@ -81,12 +81,15 @@ export type AdapterAnswer = Omit<AdapterResponse, 'logs'> & { logs?: AdapterLog[
 export const SecureSchema = Type.Object({ encrypted_data: Type.String(), iv_value: Type.String() });
 export type Secure = Static<typeof SecureSchema>;
 
+// What a callback may carry: the status is required (Payrail takes approved, declined or pending: AdapterStatusSchema);
+// amount, currency and gateway_token, when given, must be the payment's (the amount may change only where the gateway
+// sets enable_update_amount).
 export const CallbackClaimsSchema = Type.Object({
   status: Type.String({ description: 'approved, declined or pending' }),
-  amount: Type.Integer({ minimum: 0, description: 'minor units' }),
-  currency: Type.String(),
+  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'minor units' })),
+  currency: Type.Optional(Type.String({ minLength: 1 })),
   reason: Type.Optional(Type.String()),
-  gateway_token: Type.Optional(Type.String()),
+  gateway_token: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "the provider's transaction id; null or empty: none" })),
   logs: Type.Optional(Type.Array(Type.Unknown(), { description: 'log items as in spec 2.9' })),
   secure: SecureSchema,
 });

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type TLiteral, type TSchemaOptions, type TUnion } from 'typebox';
 
 // The field shapes every adapter request is made of (spec 2.8 and section 4), one definition each, so that an
 // adapter's own schemas can be assembled from the same pieces as the contract's.
@@ -23,3 +23,13 @@ export const currencyField = () => Type.String({ pattern: CURRENCY_PATTERN, desc
 export const panField = () => Type.String({ pattern: PAN_PATTERN, description: 'card number, 12..19 digits, spaces allowed' });
 export const merchantKeyField = () =>
   Type.String({ minLength: 1, maxLength: KEY_LENGTH_MAX, description: "the merchant's private key: returned only AES-encrypted, in a callback's `secure`" });
+
+// A union of string literals from a list of them, typed member by member (Type.Union over a mapped array would type
+// its value as never): the JSON Schema is the same anyOf of one-value enums.
+export function literalUnion<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  options: TSchemaOptions = {},
+): TUnion<{ -readonly [Index in keyof Values]: TLiteral<Values[Index]> }> {
+  const literals = values.map((value) => Type.Literal(value));
+  return Type.Union(literals, options) as TUnion<{ -readonly [Index in keyof Values]: TLiteral<Values[Index]> }>;
+}

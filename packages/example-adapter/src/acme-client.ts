@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici';
-import { interactionLog, redactForLog, type AdapterLog, type LogKind } from '../../adapter-kit/src/index.ts';
+import { interactionLog, redactForLog, type AdapterLog, type LogKind } from '@payrail/adapter-kit';
 import type { AcmeSettings } from './acme-settings.ts';
 import { acmeChecks, type AcmeError } from './acme-types.ts';
 import { METADATA_CONTEXT_KEY } from './mapping.ts';

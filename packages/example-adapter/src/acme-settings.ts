@@ -1,4 +1,4 @@
-import type { AdapterSettings } from '../../adapter-kit/src/index.ts';
+import type { AdapterSettings } from '@payrail/adapter-kit';
 
 // What this adapter reads from the settings block of each call (spec 2.10). api_key and sign_key are the
 // spec's; the acme_* keys are this provider's own, set on the gateway in Payrail and passed through unchanged:

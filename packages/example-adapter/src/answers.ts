@@ -5,7 +5,7 @@ import {
   type AdapterLog,
   type AdapterMethod,
   type AdapterSettings,
-} from '../../adapter-kit/src/index.ts';
+} from '@payrail/adapter-kit';
 import type { AcmeCallResult } from './acme-client.ts';
 
 // How the outcome of a call to Acme becomes an adapter answer (spec 2.9, 7.4–7.8):

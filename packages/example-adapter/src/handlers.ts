@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { AdapterAnswer, AdapterRequestContext, PayoutRequest, PayRequest, RefundRequest, StatusRequest } from '../../adapter-kit/src/index.ts';
+import type { AdapterAnswer, AdapterRequestContext, PayoutRequest, PayRequest, RefundRequest, StatusRequest } from '@payrail/adapter-kit';
 import { callAcme, type AcmeCall, type AcmeCallResult, type AcmeTransport } from './acme-client.ts';
 import { acmeSettingsOf, type AcmeSettings } from './acme-settings.ts';
 import { acmeChecks, type AcmeCharge } from './acme-types.ts';

@@ -6,7 +6,7 @@ import {
   type PayRequest,
   type RefundRequest,
   type StatusTable,
-} from '../../adapter-kit/src/index.ts';
+} from '@payrail/adapter-kit';
 import type { AcmeCharge, AcmePayout, AcmeRefund } from './acme-types.ts';
 
 // Payrail's words ↔ Acme Pay's words. Pure functions: no I/O, so every row of every table is unit-tested.

@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici';
-import { callbackRequestOf, type AdapterLog } from '../../adapter-kit/src/index.ts';
+import { callbackRequestOf, type AdapterLog } from '@payrail/adapter-kit';
 import type { CallbackStatus } from './mapping.ts';
 import type { CallbackContext } from './sealed-context.ts';
 

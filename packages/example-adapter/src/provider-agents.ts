@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
-import { AssetError, providerTlsOf } from '../../adapter-kit/src/index.ts';
+import { AssetError, providerTlsOf } from '@payrail/adapter-kit';
 
 // Calls to Acme go through a mutual-TLS pool when the gateway's assets carry the adapter's client identity or a CA
 // for Acme (the kit's PROVIDER_TLS_FILES); one pool per identity, bounded, the oldest closed when full.

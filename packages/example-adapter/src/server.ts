@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { Agent, type Dispatcher } from 'undici';
-import { adapterHttpServer, type AdapterSettings } from '../../adapter-kit/src/index.ts';
+import { adapterHttpServer, type AdapterSettings } from '@payrail/adapter-kit';
 import { SIGN_KEY_CHARS_MIN } from './acme-settings.ts';
 import { payHandler, payoutHandler, refundHandler, statusHandler, type HandlerDeps } from './handlers.ts';
 import { createSealer } from './sealed-context.ts';

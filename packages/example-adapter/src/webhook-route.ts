@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { interactionLog, type AdapterAnswer } from '../../adapter-kit/src/index.ts';
+import { interactionLog, type AdapterAnswer } from '@payrail/adapter-kit';
 import { redactAcmeLog } from './acme-client.ts';
 import { ACME_SIGNATURE_HEADER, verifyAcmeSignature } from './acme-signature.ts';
 import { acmeChecks, type AcmeEvent } from './acme-types.ts';

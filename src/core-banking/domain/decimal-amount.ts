@@ -7,11 +7,13 @@
 // narrower than the step between such decimals, so String(n) gives back what the client wrote. Text that was
 // already lost in parsing (0.30000000000000001 parses as 0.3) is beyond any JSON number's reach.
 
+import { AMOUNT_MINOR_MAX } from '../../platform/lib/limits.ts';
+
 export type DecimalAmountProblem =
   | 'not_a_number' // NaN or ±Infinity
   | 'not_positive' // zero or below
   | 'too_many_decimals' // more decimals than the currency's exponent allows
-  | 'too_large'; // above Number.MAX_SAFE_INTEGER minor units
+  | 'too_large'; // above AMOUNT_MINOR_MAX minor units
 
 export type DecimalAmount = { ok: true; amountMinor: number } | { ok: false; problem: DecimalAmountProblem };
 
@@ -36,9 +38,9 @@ export function decimalToMinor(amount: number, exponent: number): DecimalAmount 
   if (decimals > exponent) return { ok: false, problem: 'too_many_decimals' };
   // Whole minor units: digits followed by as many zeros as the point moves right past them.
   const zeros = pointAt + exponent - digits.length;
-  if (digits.length + zeros > String(Number.MAX_SAFE_INTEGER).length) return { ok: false, problem: 'too_large' };
+  if (digits.length + zeros > String(AMOUNT_MINOR_MAX).length) return { ok: false, problem: 'too_large' };
   const minor = BigInt(`${digits}${'0'.repeat(zeros)}`);
-  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, problem: 'too_large' };
+  if (minor > BigInt(AMOUNT_MINOR_MAX)) return { ok: false, problem: 'too_large' };
   return { ok: true, amountMinor: Number(minor) };
 }
 

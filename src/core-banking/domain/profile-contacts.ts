@@ -1,7 +1,8 @@
 // How a profile's e-mail and phone are stored and matched at sign-in: one normal form each, so "Ada@Example.com"
 // and "ada@example.com", "+44 7700 900123" and "+447700900123" are one login.
 
-export const EMAIL_LENGTH_MAX = 254;
+import { EMAIL_LENGTH_MAX } from '../../platform/lib/limits.ts';
+
 const PHONE_DIGITS_MIN = 6; // spec 8: phone 6..20
 const PHONE_DIGITS_MAX = 20;
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/database.ts';
 import { findActiveMembership } from '../store/profiles-repo.ts';
-import { forbidden } from './core-refusals.ts';
+import { forbidden } from '../domain/core-refusals.ts';
 
 // Which profile a signed-in person acts as (spec 4: segregated_account_id): their own, or a business
 // (segregated) account they are a member of. Any other id, existing or not, is refused alike: the answer never

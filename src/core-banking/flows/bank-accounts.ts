@@ -6,7 +6,7 @@ import { randomHex } from '../../platform/lib/crypto.ts';
 import { changeBankAccount, countLiveBankAccounts, findProfileBankAccount, insertBankAccount, type BankAccountRow } from '../store/bank-accounts-repo.ts';
 import type { Db } from '../../platform/database.ts';
 import { lockProfile } from '../store/profiles-repo.ts';
-import { invalidFields, limitReached, notFound } from './core-refusals.ts';
+import { invalidFields, limitReached, notFound } from '../domain/core-refusals.ts';
 
 export interface BankAccountDeps {
   db: Db;

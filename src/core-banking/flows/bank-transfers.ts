@@ -8,7 +8,7 @@ import { constantTimeEqual } from '../../platform/lib/crypto.ts';
 import { findBankTransferByToken, findTransferParties, insertBankTransfer, type BankTransferRow } from '../store/bank-transfers-repo.ts';
 import type { Db, Tx } from '../../platform/database.ts';
 import { InsufficientWalletError, postWalletLedger, readWalletBalances } from '../../ledger/index.ts';
-import { coreAmountMinor, coreFieldError, exponentOf } from './core-amount.ts';
+import { coreAmountMinor, coreFieldError, exponentOf } from '../domain/core-amount.ts';
 
 export interface BankTransferDeps {
   db: Db;

@@ -2,7 +2,7 @@ import { CoreApiError } from '../../platform/lib/core-errors.ts';
 import { constantTimeEqual } from '../../platform/lib/crypto.ts';
 import { looksLikeMerchantKey, merchantKeyDigest, type KeyEnvironment } from '../../platform/lib/merchant-key.ts';
 import type { Db } from '../../platform/database.ts';
-import { findKeyOwner } from '../../payments/index.ts';
+import { findKeyOwnerByDigest } from '../../payments/index.ts';
 
 export interface CardProgramMerchant {
   merchantId: number;
@@ -17,7 +17,7 @@ const keyError = (code: string, status: number, message: string) =>
 export async function authenticateCardMerchantKey(db: Db, presented: string): Promise<CardProgramMerchant> {
   if (!looksLikeMerchantKey(presented)) throw keyError('merchant_key_invalid', 401, 'merchant_private_key is not a valid merchant key');
   const digest = merchantKeyDigest(presented);
-  const owner = await findKeyOwner(db, digest);
+  const owner = await findKeyOwnerByDigest(db, digest);
   if (owner === null || !constantTimeEqual(owner.keyDigest, digest))
     throw keyError('merchant_key_invalid', 401, 'merchant_private_key is not a valid merchant key');
   if (owner.merchantStatus !== 'active') throw keyError('merchant_disabled', 403, 'the merchant of merchant_private_key is disabled');

@@ -97,7 +97,8 @@ export class SignInThrottledError extends CoreApiError {
 async function refuseOverLimit(db: DbOrTx, limits: SignInLimits, key: AttemptKey, since: Date, now: Date): Promise<void> {
   const attempts = await countRecentAttempts(db, key, since);
   const maxOf: Record<AttemptScope, number> = { pair: limits.pairMax, login: limits.accountMax, ip: limits.ipMax };
-  const exceeded = (Object.keys(maxOf) as AttemptScope[]).filter((scope) => attempts[scope] >= maxOf[scope]);
+  const scopes: AttemptScope[] = ['pair', 'login', 'ip'];
+  const exceeded = scopes.filter((scope) => attempts[scope] >= maxOf[scope]);
   if (exceeded.length === 0) return;
   const windowMs = limits.windowS * 1000;
   let freeAt = now.getTime() + 1000;

@@ -7,7 +7,7 @@ import { CoreApiError } from '../../platform/lib/core-errors.ts';
 import type { Db, Tx } from '../../platform/database.ts';
 import { findPayerId, insertMoneyCharge, listMoneyCharges, lockMoneyCharge, resolveMoneyCharge, type MoneyChargeRow } from '../store/money-charges-repo.ts';
 import { InsufficientWalletError, postWalletLedger } from '../../ledger/index.ts';
-import { coreAmountMinor, coreFieldError, exponentOf } from './core-amount.ts';
+import { coreAmountMinor, coreFieldError, exponentOf } from '../domain/core-amount.ts';
 
 export interface MoneyChargeDeps {
   db: Db;

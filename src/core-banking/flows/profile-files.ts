@@ -3,7 +3,7 @@ import type { DocumentMediaType, DocumentStore, StagedDocument } from '../../pla
 import type { Db } from '../../platform/database.ts';
 import { countLiveProfileFiles, insertProfileFile, liveProfileFiles, markProfileFileDeleted, type ProfileFileRow } from '../store/profile-files-repo.ts';
 import { lockProfile } from '../store/profiles-repo.ts';
-import { limitReached, notFound } from './core-refusals.ts';
+import { limitReached, notFound } from '../domain/core-refusals.ts';
 
 export interface ProfileFileDeps {
   db: Db;

@@ -5,7 +5,7 @@ import { listBankAccounts } from '../store/bank-account-list-repo.ts';
 import type { Db } from '../../platform/database.ts';
 import { liveProfileFiles, type ProfileFileRow } from '../store/profile-files-repo.ts';
 import { findProfile, type ProfileRow } from '../store/profiles-repo.ts';
-import { invalidFields, notFound } from './core-refusals.ts';
+import { invalidFields, notFound } from '../domain/core-refusals.ts';
 
 export interface ProfileView {
   profile: ProfileRow;

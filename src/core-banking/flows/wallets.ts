@@ -2,7 +2,7 @@ import type { CurrencyTable } from '../../platform/lib/currencies.ts';
 import { minorToMajor } from '../domain/decimal-amount.ts';
 import type { Db } from '../../platform/database.ts';
 import { readWalletBalances } from '../../ledger/index.ts';
-import { exponentOf } from './core-amount.ts';
+import { exponentOf } from '../domain/core-amount.ts';
 
 export interface WalletView {
   currency: string;

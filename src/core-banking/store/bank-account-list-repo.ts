@@ -26,8 +26,9 @@ export interface BankAccountFilter {
 const ID_TEXT = /^[1-9][0-9]{0,14}$/;
 const HIDDEN_CARD_STATUSES = ['rejected', 'closed'] as const;
 
-function conditionsOf(filter: BankAccountFilter): SQL[] {
-  const conditions: SQL[] = [eq(bankAccounts.profileId, filter.profileId)];
+// drizzle's or() answers SQL | undefined (undefined for no operands); and() skips an undefined condition.
+function conditionsOf(filter: BankAccountFilter): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [eq(bankAccounts.profileId, filter.profileId)];
   // A closed (deleted) record is shown only to who asks for closed ones.
   conditions.push(filter.status === undefined ? ne(bankAccounts.status, 'closed') : eq(bankAccounts.status, filter.status));
   if (filter.provider !== undefined) conditions.push(eq(bankAccounts.provider, filter.provider));
@@ -39,7 +40,7 @@ function conditionsOf(filter: BankAccountFilter): SQL[] {
   if (filter.id !== undefined) conditions.push(eq(bankAccounts.id, filter.id));
   if (filter.idOrToken !== undefined) {
     const byToken = eq(bankAccounts.token, filter.idOrToken);
-    conditions.push(ID_TEXT.test(filter.idOrToken) ? (or(eq(bankAccounts.id, Number(filter.idOrToken)), byToken) as SQL) : byToken);
+    conditions.push(ID_TEXT.test(filter.idOrToken) ? or(eq(bankAccounts.id, Number(filter.idOrToken)), byToken) : byToken);
   }
   if (filter.value !== undefined) conditions.push(eq(bankAccounts.value, filter.value));
   if (filter.currency !== undefined) conditions.push(eq(bankAccounts.currency, filter.currency));
@@ -51,7 +52,7 @@ function conditionsOf(filter: BankAccountFilter): SQL[] {
 // A card account held by the profile's owner: no other holder named on it, or the holder named is the owner
 // ("name surname", compared without case). The owner of a person's profile is the person; of a business
 // account, its members with role owner.
-function heldByOwner(profileId: number): SQL {
+function heldByOwner(profileId: number): SQL | undefined {
   const fullName = sql`lower(btrim(${users.name} || ' ' || ${users.surname}))`;
   const personName = sql`select ${fullName} from ${users} where ${users.id} = ${profileId} and ${users.kind} = 'person'`;
   const ownerNames = sql`select ${fullName} from ${userMemberships} join ${users} on ${users.id} = ${userMemberships.memberId}
@@ -60,7 +61,7 @@ function heldByOwner(profileId: number): SQL {
     isNull(bankAccounts.accountHolder),
     sql`btrim(${bankAccounts.accountHolder}) = ''`,
     sql`lower(btrim(${bankAccounts.accountHolder})) in (${personName} union ${ownerNames})`,
-  ) as SQL;
+  );
 }
 
 export async function listBankAccounts(db: DbOrTx, filter: BankAccountFilter, page: { limit: number; offset: number }): Promise<BankAccountRow[]> {

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BankAccountStatus } from '../domain/core-banking-values.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
+import { checkBankAccountDetails } from './json-columns.ts';
 import { bankAccounts } from './schema.ts';
 
 // Bank account and beneficiary records (spec 2.6): one profile's records, and an operator's review of them.
@@ -18,6 +19,7 @@ export async function countLiveBankAccounts(tx: DbOrTx, profileId: number): Prom
 }
 
 export async function insertBankAccount(tx: Tx, record: NewBankAccountRow): Promise<BankAccountRow> {
+  checkBankAccountDetails(record.details);
   const [row] = await tx.insert(bankAccounts).values(record).returning();
   if (!row) throw new Error('bank account insert returned nothing');
   return row;

@@ -1,5 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
+import { checkCardDelivery } from './json-columns.ts';
 import { bankAccounts, bankCards, users } from './schema.ts';
 
 export type BankCardRow = typeof bankCards.$inferSelect;
@@ -38,6 +39,7 @@ export async function insertIssuedCard(
   activeMax: number,
   closedReason: string,
 ): Promise<{ card: BankCardRow; withinLimit: boolean }> {
+  checkCardDelivery(card.delivery);
   return db.transaction(async (tx) => {
     await tx.select({ id: bankAccounts.id }).from(bankAccounts).where(eq(bankAccounts.id, card.bankAccountId)).for('update');
     const withinLimit = (await countActiveCards(tx, card.bankAccountId)) < activeMax;
@@ -49,6 +51,7 @@ export async function insertIssuedCard(
 }
 
 export async function insertRejectedCard(db: DbOrTx, card: NewBankCard): Promise<BankCardRow> {
+  checkCardDelivery(card.delivery);
   const [row] = await db
     .insert(bankCards)
     .values({ ...card, status: 'rejected' })

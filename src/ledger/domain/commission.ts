@@ -2,6 +2,8 @@
 // operation's currency. The percentage is kept in hundredths of a percent (basis points: 2.5 % = 250) so every
 // sum stays an integer of minor units.
 
+import { AMOUNT_MINOR_MAX } from '../../platform/lib/limits.ts';
+
 export const COMMISSION_OPERATIONS = ['pay', 'payout', 'refund'] as const;
 export type CommissionOperation = (typeof COMMISSION_OPERATIONS)[number];
 
@@ -32,7 +34,7 @@ export function commissionFor(amountMinor: number, terms: CommissionTerms): numb
   const scaled = BigInt(amountMinor) * BigInt(terms.percentBp);
   const percentPart = (scaled + 5_000n) / 10_000n;
   const total = percentPart + BigInt(terms.fixedMinor);
-  if (total > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('commission exceeds the largest safe integer');
+  if (total > BigInt(AMOUNT_MINOR_MAX)) throw new Error('commission exceeds the largest safe integer');
   return Number(total);
 }
 

@@ -64,12 +64,8 @@ function termsOf(operation: CommissionOperation, given: CommissionTermsInput, er
 }
 
 function present(terms: MerchantCommissions): PresentedCommissions {
-  const presented = {} as PresentedCommissions;
-  for (const operation of COMMISSION_OPERATIONS) {
-    const found = terms[operation];
-    presented[operation] = found ? { percent: basisPointsToPercent(found.percentBp), fixed: found.fixedMinor } : null;
-  }
-  return presented;
+  const presentTerms = (found: CommissionTerms | undefined) => (found ? { percent: basisPointsToPercent(found.percentBp), fixed: found.fixedMinor } : null);
+  return { pay: presentTerms(terms.pay), payout: presentTerms(terms.payout), refund: presentTerms(terms.refund) };
 }
 
 const merchantNotFound = (merchantId: number) => new ApiError('not_found', 404, `merchant ${merchantId} not found`);

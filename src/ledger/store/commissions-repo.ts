@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { CommissionOperation, CommissionTerms } from '../domain/commission.ts';
+import { COMMISSION_OPERATIONS, type CommissionOperation, type CommissionTerms } from '../domain/commission.ts';
 import type { Db } from '../../platform/database.ts';
 import type { DbOrTx } from '../../platform/database.ts';
 import { commissions } from './schema.ts';
@@ -24,7 +24,7 @@ export async function changeCommissions(db: Db, merchantId: number, changes: Com
   return db.transaction(async (tx) => {
     const [merchant] = await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId)).for('key share');
     if (!merchant) return null;
-    const entries = Object.entries(changes) as [CommissionOperation, CommissionTerms | null | undefined][];
+    const entries = COMMISSION_OPERATIONS.map((operation) => [operation, changes[operation]] as const);
     const removed = entries.filter(([, terms]) => terms === null).map(([operation]) => operation);
     const set = entries.flatMap(([operation, terms]) => (terms ? [{ merchantId, operation, percentBp: terms.percentBp, fixedMinor: terms.fixedMinor }] : []));
     if (removed.length > 0) await tx.delete(commissions).where(and(eq(commissions.merchantId, merchantId), inArray(commissions.operation, removed)));

@@ -274,7 +274,7 @@ export async function findOverdrawnWallets(db: Db): Promise<OverdrawnWallet[]> {
 }
 
 // drizzle's execute answers { rows } on node-postgres and PGlite alike.
-async function selectRows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
+async function selectRows<T extends Record<string, unknown>>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = await db.execute<T>(query);
   return result.rows;
 }

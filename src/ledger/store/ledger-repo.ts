@@ -29,6 +29,9 @@ export class InsufficientBalanceError extends Error {
   }
 }
 
+// Balance rows are locked in this order (available before hold), so two postings never deadlock.
+const LOCK_ORDER: readonly LedgerAccount[] = BALANCED_ACCOUNTS;
+
 // Writes one posting inside the caller's transaction (the one that changes the status causing it), in ONE
 // statement: the transaction row, its entries, and the running balances it moves (BALANCED_ACCOUNTS only; the
 // others are the sums of their entries). Callers post last, just before their commit: the statement holds the
@@ -52,8 +55,8 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
   const entries = JSON.stringify(posting.entries.map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor })));
   const shard = availableShardOf(refs.paymentId ?? refs.refundId ?? refs.disputeId ?? 0);
   const balanced = posting.entries
-    .filter((entry) => (BALANCED_ACCOUNTS as readonly LedgerAccount[]).includes(entry.account))
-    .sort((left, right) => BALANCED_ACCOUNTS.indexOf(left.account as never) - BALANCED_ACCOUNTS.indexOf(right.account as never));
+    .filter((entry) => LOCK_ORDER.includes(entry.account))
+    .sort((left, right) => LOCK_ORDER.indexOf(left.account) - LOCK_ORDER.indexOf(right.account));
   if (balanced.length === 0) throw new Error(`ledger posting ${posting.kind} moves no balanced account`);
   const steps = balanced.map((entry, index) => {
     const name = sql.raw(`step_${index}`);
@@ -80,7 +83,7 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
       do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account)`;
   });
   const last = sql.raw(`step_${steps.length - 1}`);
-  const result = (await tx.execute(sql`with ${sql.join(steps, sql`, `)},
+  const result = await tx.execute<{ id: string | number | null }>(sql`with ${sql.join(steps, sql`, `)},
     posted as (insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id, refund_id, dispute_id)
       select ${merchantId}, ${environment}, ${currency}, ${posting.kind}, ${refs.paymentId ?? null}::bigint, ${refs.refundId ?? null}::bigint,
         ${refs.disputeId ?? null}::bigint
@@ -88,7 +91,7 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
     entered as (insert into ${ledgerEntries} (transaction_id, account, amount_minor)
       select posted.id, entry.account, entry.amount_minor from posted
       cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint))
-    select (select id from posted) as id`)) as unknown as { rows: { id: string | number | null }[] };
+    select (select id from posted) as id`);
   const id = result.rows[0]?.id ?? null;
   if (id !== null) return Number(id);
   // No transaction was written: the guarded debit found too little (it is the first step, so nothing ran), or a
@@ -99,7 +102,7 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
 }
 
 // How many rows a wallet's `available` is spread over, and which one a payment's (refund's, dispute's) money
-// goes to. The capture statement (processing-repo.ts writeOutcome) uses the same rule.
+// goes to. The capture statement (payments/store/outcome-statement-repo.ts writeOutcome) uses the same rule.
 export const AVAILABLE_SHARDS = 16;
 const availableShardOf = (subjectId: number) => subjectId % AVAILABLE_SHARDS;
 

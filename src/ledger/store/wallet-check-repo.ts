@@ -169,7 +169,7 @@ async function chargePostings(db: Db): Promise<LedgerViolation[]> {
 }
 
 // drizzle's execute answers { rows } on node-postgres and PGlite alike.
-async function selectRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
+async function selectRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = await db.execute<T>(query);
   return result.rows;
 }

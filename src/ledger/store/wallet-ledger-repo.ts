@@ -55,14 +55,14 @@ export async function postWalletLedger(tx: Tx, profileId: number, posting: Ledge
       do update set balance_minor = ${walletBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account)`;
   });
   const last = sql.raw(`step_${steps.length - 1}`);
-  const result = (await tx.execute(sql`with ${sql.join(steps, sql`, `)},
+  const result = await tx.execute<{ id: string | number | null }>(sql`with ${sql.join(steps, sql`, `)},
     posted as (insert into ${ledgerTransactions} (profile_id, environment, currency, kind, transfer_id, charge_id)
       select ${profileId}, 'production', ${currency}, ${posting.kind}, ${refs.transferId ?? null}::bigint, ${refs.chargeId ?? null}::bigint
       where exists (select 1 from ${last}) returning id),
     entered as (insert into ${ledgerEntries} (transaction_id, account, amount_minor)
       select posted.id, entry.account, entry.amount_minor from posted
       cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint))
-    select (select id from posted) as id`)) as unknown as { rows: { id: string | number | null }[] };
+    select (select id from posted) as id`);
   const id = result.rows[0]?.id ?? null;
   if (id !== null) return Number(id);
   const debit = posting.entries.find((entry) => entry.account === 'wallet' && entry.amountMinor < 0);

@@ -1,6 +1,18 @@
+import {
+  ADAPTER_SETTINGS_FIELDS,
+  FINAL_WAITING_S_DEFAULT,
+  GATEWAY_SETTINGS_FIELDS,
+  METHOD_SETTINGS_FIELDS,
+  methodsFieldsOf,
+  ProcessingMethodSchema,
+  RESPONSE_TIMEOUT_S_DEFAULT,
+  type LogKind,
+  type PaymentMethod,
+} from '@payrail/adapter-kit';
 import Type, { type Static } from 'typebox';
 import { STATUS_CHECK_DELAY_SECONDS_MAX, TIME_RATE_RANGES_MAX } from '../../platform/lib/status-check-schedule.ts';
-import { isSecretName, keyNameOf } from '../../platform/lib/secret-names.ts';
+import { isSecretName, keyNameOf } from '@payrail/adapter-kit';
+import { narrowedObject } from './narrowed-object.ts';
 
 // Keys spec 2.10 does not define are the provider's own (brand_id, client_id, secret, …): they pass through
 // to the adapter unchanged, within these bounds (checked by providerSettingsProblem).
@@ -15,71 +27,34 @@ const withProviderKeys = {
   propertyNames: { type: 'string', maxLength: PROVIDER_SETTINGS_KEY_CHARS_MAX },
 };
 
-const MethodSettingsSchema = Type.Object(
-  {
-    response_timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, description: 'seconds; default 15' })),
-    final_waiting_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: 'seconds before the first status check; default 15' })),
-    enable_status_checker: Type.Optional(Type.Boolean({ description: 'default true' })),
-  },
-  withProviderKeys, // a provider's own keys of the method (params_fields, …) pass through like the top-level ones
-);
+// A provider's own keys of a method (params_fields, …) pass through like the top-level ones.
+const MethodSettingsSchema = narrowedObject(METHOD_SETTINGS_FIELDS, {}, withProviderKeys);
 
-// What a gateway takes from the customer (issue 18 item 7): only a card gateway is ever sent card data.
-const PAYMENT_METHODS = ['card', 'bank_account', 'redirect'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type { PaymentMethod };
 
 export function paymentMethodOf(settings: Pick<GatewaySettings, 'payment_method'>): PaymentMethod {
   return settings.payment_method ?? 'card';
 }
 
-// spec 2.10: the settings block a gateway is configured with, and that is sent to its adapter. The keys of
-// spec 2.10 are validated here (status_checker_time_rates by parseTimeRates, when a gateway is saved);
-// any other key, at the top level, in gateway_settings or in one of its methods, is the provider's and is kept as
-// given. api_key is the provider's credential (spec 5.5) where it has one: spec 2.10 does not require it.
-export const GatewaySettingsSchema = Type.Object(
+// spec 2.10: the settings block a gateway is configured with, and that is sent to its adapter: the adapter kit's
+// settings schema, narrowed to what Payrail requires. The keys of spec 2.10 are validated here
+// (status_checker_time_rates by parseTimeRates, when a gateway is saved); any other key, at the top level, in
+// gateway_settings or in one of its methods, is the provider's and is kept as given. api_key is the provider's
+// credential (spec 5.5) where it has one: spec 2.10 does not require it.
+export const GatewaySettingsSchema = narrowedObject(
+  ADAPTER_SETTINGS_FIELDS,
   {
-    api_key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
     sign_key: Type.String({
       minLength: 32,
       maxLength: 32,
       description: 'exactly 32 characters: signs callback JWTs (HS512) and encrypts merchant_private_key',
     }),
-    sandbox: Type.Optional(Type.Boolean()),
-    host2host: Type.Optional(Type.Boolean()),
-    payment_method: Type.Optional(
-      Type.Union(
-        PAYMENT_METHODS.map((method) => Type.Literal(method)),
-        {
-          description:
-            'what the gateway takes from the customer, default card: for bank_account and redirect the hosted page collects no card and /pay carries no pan, cvv, expires or card',
-        },
-      ),
-    ),
-    gateway_settings: Type.Object(
+    gateway_settings: narrowedObject(
+      GATEWAY_SETTINGS_FIELDS,
       {
-        processing_method: Type.Union([Type.Literal('http_requests'), Type.Literal('rabbit')]),
+        processing_method: ProcessingMethodSchema,
         full_link: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 })),
-        rabbit_url: Type.Optional(Type.String({ maxLength: 2048 })),
-        rabbit_user: Type.Optional(Type.String({ maxLength: 255 })),
-        rabbit_password: Type.Optional(Type.String({ maxLength: 255 })),
-        methods: Type.Optional(
-          Type.Object(
-            {
-              pay: Type.Optional(MethodSettingsSchema),
-              payout: Type.Optional(MethodSettingsSchema),
-              status: Type.Optional(MethodSettingsSchema),
-              callback: Type.Optional(MethodSettingsSchema),
-              refund: Type.Optional(MethodSettingsSchema),
-              confirm_request: Type.Optional(MethodSettingsSchema),
-              decline_request: Type.Optional(MethodSettingsSchema),
-              confirm_secure_code: Type.Optional(MethodSettingsSchema),
-              resend_otp: Type.Optional(MethodSettingsSchema),
-              next_payment_step: Type.Optional(MethodSettingsSchema),
-              custom_requisite_fields: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),
-            },
-            { additionalProperties: false },
-          ),
-        ),
+        methods: Type.Optional(Type.Object(methodsFieldsOf(MethodSettingsSchema), { additionalProperties: false })),
         status_checker_time_rates: Type.Optional(
           Type.Record(Type.String(), Type.Integer({ maximum: STATUS_CHECK_DELAY_SECONDS_MAX }), {
             maxProperties: TIME_RATE_RANGES_MAX,
@@ -89,20 +64,13 @@ export const GatewaySettingsSchema = Type.Object(
       },
       withProviderKeys,
     ),
-    assets: Type.Optional(Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 1_000_000 }), { maxProperties: 20 })),
-    validate_signature: Type.Optional(Type.Boolean()),
-    custom_host: Type.Optional(Type.String({ maxLength: 255 })),
-    enable_routing: Type.Optional(Type.Boolean()),
-    enable_update_amount: Type.Optional(Type.Boolean()),
-    enable_change_final_status: Type.Optional(Type.Boolean()),
-    decline_payout_on_request_error: Type.Optional(Type.Boolean()),
   },
   withProviderKeys,
 );
 
 export type GatewaySettings = Static<typeof GatewaySettingsSchema>;
 
-const METHOD_DEFAULTS = { response_timeout: 15, final_waiting_seconds: 15, enable_status_checker: true } as const;
+const METHOD_DEFAULTS = { response_timeout: RESPONSE_TIMEOUT_S_DEFAULT, final_waiting_seconds: FINAL_WAITING_S_DEFAULT, enable_status_checker: true } as const;
 
 export interface ResolvedMethodSettings {
   responseTimeoutS: number;
@@ -110,9 +78,8 @@ export interface ResolvedMethodSettings {
   statusCheckerEnabled: boolean;
 }
 
-export function methodSettingsOf(settings: GatewaySettings, method: string): ResolvedMethodSettings {
-  const methods = settings.gateway_settings.methods as Record<string, Static<typeof MethodSettingsSchema> | undefined> | undefined;
-  const configured = methods?.[method] ?? {};
+export function methodSettingsOf(settings: GatewaySettings, method: LogKind): ResolvedMethodSettings {
+  const configured = settings.gateway_settings.methods?.[method] ?? {};
   return {
     responseTimeoutS: configured.response_timeout ?? METHOD_DEFAULTS.response_timeout,
     finalWaitingS: configured.final_waiting_seconds ?? METHOD_DEFAULTS.final_waiting_seconds,
@@ -166,7 +133,7 @@ function providerValueProblem(field: string, value: unknown, depth: number): Set
   return null;
 }
 
-// Secret names at any depth are those of the one list (lib/secret-names.ts); asset files are masked whatever
+// Secret names at any depth are those of the one list (the adapter kit's secret-names.ts); asset files are masked whatever
 // their name, since a certificate bundle may carry its private key.
 function isSecretSettingName(name: string): boolean {
   return isSecretName(keyNameOf(name));

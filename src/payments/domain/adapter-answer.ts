@@ -1,6 +1,6 @@
 // What an adapter's answer may hold, as the domain reads it (spec 2.9). The wire contract re-exports these.
 
-export type RedirectType = 'get' | 'post' | 'post_iframes' | 'get_with_processing' | 'redirect_html';
+type RedirectType = 'get' | 'post' | 'post_iframes' | 'get_with_processing' | 'redirect_html';
 export type AdapterStatus = 'approved' | 'pending' | 'declined';
 
 export interface RedirectRequest {
@@ -9,13 +9,9 @@ export interface RedirectRequest {
   params?: Record<string, unknown>;
 }
 
-export interface AdapterLog {
-  request?: { url?: string; body?: unknown };
-  status?: number;
-  response?: unknown;
-  kind?: string;
-  duration?: number;
-}
+// One item of an answer's logs (usually kind, request, status, response, duration), kept as the adapter sent it:
+// the service stores and shows it, and relies on none of its fields.
+export type AdapterLog = Record<string, unknown>;
 
 export interface AdapterRequisites {
   card?: string;

@@ -1,6 +1,8 @@
 // What an adapter's answer means for the payment (spec 2.9 and 7). Anything we do not understand
 // maps to pending, never to approved: only an explicit answer is final.
-import type { AdapterLog, AdapterRequisites, RedirectRequest, RedirectType } from './adapter-answer.ts';
+import { PROVIDER_TIMEOUT_CODE, RedirectRequestSchema } from '@payrail/adapter-kit';
+import { Compile } from 'typebox/compile';
+import type { AdapterLog, AdapterRequisites, AdapterStatus, RedirectRequest } from './adapter-answer.ts';
 import { readAdapterStep, type AdapterStep } from './adapter-step.ts';
 
 export type AdapterAnswer =
@@ -11,7 +13,7 @@ export type AdapterAnswer =
   | { kind: 'invalid_json' };
 
 export interface AdapterOutcome {
-  status: 'approved' | 'declined' | 'pending';
+  status: AdapterStatus;
   declineReason: string | null;
   gatewayToken: string | null;
   redirectRequest: RedirectRequest | null;
@@ -27,8 +29,7 @@ export interface AdapterOutcome {
 }
 
 const ADAPTER_LOGS_KEPT_MAX = 100;
-const ADAPTER_TIMEOUT_CODE = 408;
-const REDIRECT_TYPES: readonly RedirectType[] = ['get', 'post', 'post_iframes', 'get_with_processing', 'redirect_html'];
+const redirectTypeCheck = Compile(RedirectRequestSchema.properties.type); // the kit's redirect types
 // spec 7.7: the order in which a decline reason is looked for.
 const DECLINE_REASON_KEYS = ['declination_reason', 'details', 'reason', 'error'] as const;
 const DECLINE_REASON_PREFIX = 'gateway response error: ';
@@ -105,7 +106,7 @@ function wellTypedFields(body: JsonObject): Omit<AdapterOutcome, 'status' | 'dec
   return {
     gatewayToken: nonEmptyStringOrNull(body['gateway_token']),
     redirectRequest: redirectRequestOf(body),
-    requisites: isJsonObject(body['requisites']) ? (body['requisites'] as AdapterRequisites) : null,
+    requisites: isJsonObject(body['requisites']) ? body['requisites'] : null,
     gatewayDetails: isJsonObject(body['gateway_details']) ? body['gateway_details'] : null,
     providerResponseData: isJsonObject(body['provider_response_data']) ? body['provider_response_data'] : null,
     recurringGatewayToken: nonEmptyStringOrNull(body['recurring_gateway_token']),
@@ -129,10 +130,10 @@ function redirectRequestOf(body: JsonObject): RedirectRequest | null {
   if (!isJsonObject(candidate)) return null;
   const { url, type, params } = candidate;
   if (typeof url !== 'string' || !isHttpUrl(url)) return null;
-  if (!REDIRECT_TYPES.includes(type as RedirectType)) return null;
-  if (params === undefined) return { url, type: type as RedirectType };
+  if (!redirectTypeCheck.Check(type)) return null;
+  if (params === undefined) return { url, type };
   if (!isJsonObject(params)) return null;
-  return { url, type: type as RedirectType, params };
+  return { url, type, params };
 }
 
 // The customer's browser is sent to this URL, so a javascript: or data: URL must never pass.
@@ -144,11 +145,11 @@ function isHttpUrl(url: string): boolean {
 
 function logsOf(logs: unknown): AdapterLog[] {
   if (!Array.isArray(logs)) return [];
-  return logs.filter(isJsonObject).slice(0, ADAPTER_LOGS_KEPT_MAX) as AdapterLog[];
+  return logs.filter(isJsonObject).slice(0, ADAPTER_LOGS_KEPT_MAX);
 }
 
 function isTimeoutCode(code: unknown): boolean {
-  return code === ADAPTER_TIMEOUT_CODE || code === String(ADAPTER_TIMEOUT_CODE);
+  return code === PROVIDER_TIMEOUT_CODE || code === String(PROVIDER_TIMEOUT_CODE);
 }
 
 function describeStatus(status: unknown): string {

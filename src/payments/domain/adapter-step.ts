@@ -3,23 +3,35 @@
 // next step: answered with next_payment_step). Read from a pending answer's secure_code_request or next_step;
 // a request we cannot show whole is refused as a whole (the payment then waits for the status checker).
 
-const SECURE_CODE_KINDS = ['otp', 'sms', 'email', 'app'] as const;
+import { NextStepSchema, SECURE_CODE_KINDS, SecureCodeRequestSchema, STEP_FIELD_TYPES, STEP_LIMITS, StepFieldSchema } from '@payrail/adapter-kit';
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+
 export type SecureCodeKind = (typeof SECURE_CODE_KINDS)[number];
-const STEP_FIELD_TYPES = ['text', 'tel', 'email', 'select'] as const;
 type StepFieldType = (typeof STEP_FIELD_TYPES)[number];
 
-const SECURE_CODE_LENGTH_MIN = 4;
-const SECURE_CODE_LENGTH_MAX = 8;
-const SECURE_CODE_CHARS_MAX = 16; // a code of no stated length
-const STEP_MESSAGE_CHARS_MAX = 500;
-export const STEP_FIELDS_MAX = 10;
-const STEP_FIELD_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const STEP_LABEL_CHARS_MAX = 200;
-const STEP_OPTIONS_MAX = 50;
-const STEP_OPTION_CHARS_MAX = 200;
-const STEP_PATTERN_CHARS_MAX = 200;
-const STEP_FIELD_CHARS_MAX = 256; // the largest max_length a field may have, and its default
-const ATTEMPTS_LEFT_MAX = 100;
+// The kit's step schemas (packages/adapter-kit step-schemas.ts), field by field: each key is read on its own, so a
+// refusal names it, null counts as absent, and a select's options are read only for a select.
+const SECURE = SecureCodeRequestSchema.properties;
+const NEXT_STEP = NextStepSchema.properties;
+const FIELD = StepFieldSchema.properties;
+const checks = {
+  length: Compile(SECURE.length),
+  kind: Compile(SECURE.kind),
+  message: Compile(SECURE.message),
+  resendAllowed: Compile(SECURE.resend_allowed),
+  attemptsLeft: Compile(SECURE.attempts_left),
+  stepMessage: Compile(NEXT_STEP.message),
+  fields: Compile(Type.Array(Type.Unknown(), { minItems: 1, maxItems: STEP_LIMITS.fieldsMax })),
+  name: Compile(FIELD.name),
+  label: Compile(FIELD.label),
+  type: Compile(FIELD.type),
+  options: Compile(FIELD.options),
+  pattern: Compile(FIELD.pattern),
+  maxLength: Compile(FIELD.max_length),
+  required: Compile(FIELD.required),
+};
+export const STEP_FIELDS_MAX = STEP_LIMITS.fieldsMax;
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,63}$/;
 const TEL_PATTERN = /^\+?[0-9][0-9 ()-]{3,23}$/;
 
@@ -75,31 +87,28 @@ export function readAdapterStep(body: JsonObject): StepReading {
 function readSecureCodeRequest(value: unknown): SecureCodeRequest | string {
   if (!isJsonObject(value)) return 'is not an object';
   const { length, kind, message, resend_allowed: resendAllowed, attempts_left: attemptsLeft } = value;
-  if (length !== undefined && !(Number.isInteger(length) && (length as number) >= SECURE_CODE_LENGTH_MIN && (length as number) <= SECURE_CODE_LENGTH_MAX)) {
-    return `length must be an integer from ${SECURE_CODE_LENGTH_MIN} to ${SECURE_CODE_LENGTH_MAX}`;
+  if (length !== undefined && !checks.length.Check(length)) {
+    return `length must be an integer from ${STEP_LIMITS.secureCodeLengthMin} to ${STEP_LIMITS.secureCodeLengthMax}`;
   }
-  if (kind !== undefined && !(SECURE_CODE_KINDS as readonly unknown[]).includes(kind)) return `kind must be one of ${SECURE_CODE_KINDS.join(', ')}`;
-  const readMessage = optionalText(message, STEP_MESSAGE_CHARS_MAX);
-  if (readMessage === undefined) return `message must be a string of at most ${STEP_MESSAGE_CHARS_MAX} characters`;
-  if (resendAllowed !== undefined && typeof resendAllowed !== 'boolean') return 'resend_allowed must be a boolean';
-  if (attemptsLeft !== undefined && !(Number.isInteger(attemptsLeft) && (attemptsLeft as number) >= 0 && (attemptsLeft as number) <= ATTEMPTS_LEFT_MAX)) {
-    return `attempts_left must be an integer from 0 to ${ATTEMPTS_LEFT_MAX}`;
-  }
+  if (kind !== undefined && !checks.kind.Check(kind)) return `kind must be one of ${SECURE_CODE_KINDS.join(', ')}`;
+  if (isGiven(message) && !checks.message.Check(message)) return `message must be a string of at most ${STEP_LIMITS.messageCharsMax} characters`;
+  if (resendAllowed !== undefined && !checks.resendAllowed.Check(resendAllowed)) return 'resend_allowed must be a boolean';
+  if (attemptsLeft !== undefined && !checks.attemptsLeft.Check(attemptsLeft))
+    return `attempts_left must be an integer from 0 to ${STEP_LIMITS.attemptsLeftMax}`;
   return {
-    length: (length as number | undefined) ?? null,
-    kind: (kind as SecureCodeKind | undefined) ?? 'otp',
-    message: readMessage,
-    resendAllowed: resendAllowed ?? true,
-    attemptsLeft: (attemptsLeft as number | undefined) ?? null,
+    length: checks.length.Check(length) ? length : null,
+    kind: checks.kind.Check(kind) ? kind : 'otp',
+    message: checks.message.Check(message) ? message : null,
+    resendAllowed: checks.resendAllowed.Check(resendAllowed) ? resendAllowed : true,
+    attemptsLeft: checks.attemptsLeft.Check(attemptsLeft) ? attemptsLeft : null,
   };
 }
 
 function readNextStepRequest(value: unknown): NextStepRequest | string {
   if (!isJsonObject(value)) return 'is not an object';
-  const message = optionalText(value['message'], STEP_MESSAGE_CHARS_MAX);
-  if (message === undefined) return `message must be a string of at most ${STEP_MESSAGE_CHARS_MAX} characters`;
-  const fields = value['fields'];
-  if (!Array.isArray(fields) || fields.length === 0 || fields.length > STEP_FIELDS_MAX) return `fields must list 1 to ${STEP_FIELDS_MAX} fields`;
+  const { message, fields } = value;
+  if (isGiven(message) && !checks.stepMessage.Check(message)) return `message must be a string of at most ${STEP_LIMITS.messageCharsMax} characters`;
+  if (!checks.fields.Check(fields)) return `fields must list 1 to ${STEP_LIMITS.fieldsMax} fields`;
   const read: StepField[] = [];
   for (const [index, field] of fields.entries()) {
     const one = readStepField(field);
@@ -107,51 +116,42 @@ function readNextStepRequest(value: unknown): NextStepRequest | string {
     if (read.some((earlier) => earlier.name === one.name)) return `fields[${index}] repeats the name ${one.name}`;
     read.push(one);
   }
-  return { fields: read, message };
+  return { fields: read, message: checks.stepMessage.Check(message) ? message : null };
 }
 
 function readStepField(value: unknown): StepField | string {
   if (!isJsonObject(value)) return 'is not an object';
   const { name, label, type, options, pattern, max_length: maxLength, required } = value;
-  if (typeof name !== 'string' || !STEP_FIELD_NAME_PATTERN.test(name)) return 'name must be a letter then up to 63 letters, digits or _';
-  if (typeof label !== 'string' || label.trim() === '' || label.length > STEP_LABEL_CHARS_MAX) return `label must be 1 to ${STEP_LABEL_CHARS_MAX} characters`;
+  if (!checks.name.Check(name)) return 'name must be a letter then up to 63 letters, digits or _';
+  if (!checks.label.Check(label) || label.trim() === '') return `label must be 1 to ${STEP_LIMITS.labelCharsMax} characters`;
   const fieldType = type ?? 'text';
-  if (!(STEP_FIELD_TYPES as readonly unknown[]).includes(fieldType)) return `type must be one of ${STEP_FIELD_TYPES.join(', ')}`;
-  if (maxLength !== undefined && !(Number.isInteger(maxLength) && (maxLength as number) >= 1 && (maxLength as number) <= STEP_FIELD_CHARS_MAX)) {
-    return `max_length must be an integer from 1 to ${STEP_FIELD_CHARS_MAX}`;
-  }
-  if (required !== undefined && typeof required !== 'boolean') return 'required must be a boolean';
+  if (!checks.type.Check(fieldType)) return `type must be one of ${STEP_FIELD_TYPES.join(', ')}`;
+  if (maxLength !== undefined && !checks.maxLength.Check(maxLength)) return `max_length must be an integer from 1 to ${STEP_LIMITS.fieldCharsMax}`;
+  if (required !== undefined && !checks.required.Check(required)) return 'required must be a boolean';
   const readPattern = patternOf(pattern);
-  if (readPattern === undefined) return `pattern must be a valid JavaScript regular expression of at most ${STEP_PATTERN_CHARS_MAX} characters`;
+  if (readPattern === undefined) return `pattern must be a valid JavaScript regular expression of at most ${STEP_LIMITS.patternCharsMax} characters`;
   const readOptions = fieldType === 'select' ? optionsOf(options) : null;
-  if (readOptions === undefined) return `options must list 1 to ${STEP_OPTIONS_MAX} strings or { value, label } objects for a select`;
+  if (readOptions === undefined) return `options must list 1 to ${STEP_LIMITS.optionsMax} strings or { value, label } objects for a select`;
   return {
     name,
     label,
-    type: fieldType as StepFieldType,
+    type: fieldType,
     options: readOptions,
     pattern: readPattern,
-    maxLength: (maxLength as number | undefined) ?? STEP_FIELD_CHARS_MAX,
-    required: required ?? true,
+    maxLength: checks.maxLength.Check(maxLength) ? maxLength : STEP_LIMITS.fieldCharsMax,
+    required: checks.required.Check(required) ? required : true,
   };
 }
 
 function optionsOf(options: unknown): StepFieldOption[] | undefined {
-  if (!Array.isArray(options) || options.length === 0 || options.length > STEP_OPTIONS_MAX) return undefined;
-  const read: StepFieldOption[] = [];
-  for (const option of options) {
-    const pair = typeof option === 'string' ? { value: option, label: option } : isJsonObject(option) ? option : null;
-    const fits = (text: unknown) => typeof text === 'string' && text !== '' && text.length <= STEP_OPTION_CHARS_MAX;
-    if (pair === null || !fits(pair['value']) || !fits(pair['label'])) return undefined;
-    read.push({ value: pair['value'] as string, label: pair['label'] as string });
-  }
-  return read;
+  if (!checks.options.Check(options)) return undefined;
+  return options.map((option) => (typeof option === 'string' ? { value: option, label: option } : { value: option.value, label: option.label }));
 }
 
 // null: no pattern; undefined: a pattern we refuse.
 function patternOf(pattern: unknown): string | null | undefined {
-  if (pattern === undefined || pattern === null) return null;
-  if (typeof pattern !== 'string' || pattern === '' || pattern.length > STEP_PATTERN_CHARS_MAX) return undefined;
+  if (!isGiven(pattern)) return null;
+  if (!checks.pattern.Check(pattern)) return undefined;
   try {
     wholeValueRegExp(pattern);
     return pattern;
@@ -164,10 +164,9 @@ function wholeValueRegExp(pattern: string): RegExp {
   return new RegExp(`^(?:${pattern})$`, 'u');
 }
 
-// null: absent; undefined: not a string that fits.
-function optionalText(value: unknown, charsMax: number): string | null | undefined {
-  if (value === undefined || value === null) return null;
-  return typeof value === 'string' && value.length <= charsMax ? value : undefined;
+// Absent: undefined or null (a message or a pattern may be sent as null).
+function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null;
 }
 
 // The code as the customer or merchant typed it, refused when it cannot be a code of this request.
@@ -175,7 +174,9 @@ export function secureCodeProblem(request: SecureCodeRequest, code: string): str
   if (request.length !== null) {
     return new RegExp(`^[0-9A-Za-z]{${request.length}}$`).test(code) ? null : `must be ${request.length} letters or digits`;
   }
-  return /^[0-9A-Za-z]+$/.test(code) && code.length <= SECURE_CODE_CHARS_MAX ? null : `must be 1 to ${SECURE_CODE_CHARS_MAX} letters or digits`;
+  return /^[0-9A-Za-z]+$/.test(code) && code.length <= STEP_LIMITS.secureCodeCharsMax
+    ? null
+    : `must be 1 to ${STEP_LIMITS.secureCodeCharsMax} letters or digits`;
 }
 
 export interface StepFieldProblem {

@@ -1,5 +1,7 @@
 // A provider callback speaks for one payment only (spec 5.6, 6.2, 2.10). Its JWT names no payment, so a
 // genuine callback of one payment could be posted to another's URL: what it claims must match that payment.
+import { AdapterStatusSchema, CallbackClaimsSchema } from '@payrail/adapter-kit';
+import { Compile } from 'typebox/compile';
 import type { ReportedStatus } from './payment-status.ts';
 
 export interface CallbackClaimsRead {
@@ -15,20 +17,26 @@ export interface PaymentBinding {
   gatewayCurrency: string;
 }
 
-const STATUS_WORDS: ReadonlySet<string> = new Set(['approved', 'declined', 'pending']);
+// The kit's claims schema, field by field (each refused with its own reason), the status narrowed to the words
+// Payrail takes.
+const CLAIMS = CallbackClaimsSchema.properties;
+const statusCheck = Compile(AdapterStatusSchema);
+const amountCheck = Compile(CLAIMS.amount);
+const currencyCheck = Compile(CLAIMS.currency);
+const gatewayTokenCheck = Compile(CLAIMS.gateway_token);
 
 // The claims we rely on, well typed, or the reason they are not.
 export function readCallbackClaims(claims: Record<string, unknown>): CallbackClaimsRead | { refusal: string } {
   const { status, amount, currency, gateway_token: gatewayToken } = claims;
-  if (typeof status !== 'string' || !STATUS_WORDS.has(status)) return { refusal: 'status must be approved, declined or pending' };
-  if (amount !== undefined && (!Number.isSafeInteger(amount) || (amount as number) < 0)) return { refusal: 'amount must be an integer of minor units' };
-  if (currency !== undefined && (typeof currency !== 'string' || currency === '')) return { refusal: 'currency must be a currency code' };
-  if (gatewayToken !== undefined && gatewayToken !== null && typeof gatewayToken !== 'string') return { refusal: 'gateway_token must be a string' };
+  if (!statusCheck.Check(status)) return { refusal: 'status must be approved, declined or pending' };
+  if (amount !== undefined && !amountCheck.Check(amount)) return { refusal: 'amount must be an integer of minor units' };
+  if (currency !== undefined && !currencyCheck.Check(currency)) return { refusal: 'currency must be a currency code' };
+  if (gatewayToken !== undefined && !gatewayTokenCheck.Check(gatewayToken)) return { refusal: 'gateway_token must be a string' };
   return {
-    status: status as ReportedStatus,
-    amount: (amount as number | undefined) ?? null,
-    currency: (currency as string | undefined) ?? null,
-    gatewayToken: gatewayToken === undefined || gatewayToken === null || gatewayToken === '' ? null : gatewayToken,
+    status,
+    amount: amountCheck.Check(amount) ? amount : null,
+    currency: currencyCheck.Check(currency) ? currency : null,
+    gatewayToken: typeof gatewayToken === 'string' && gatewayToken !== '' ? gatewayToken : null,
   };
 }
 

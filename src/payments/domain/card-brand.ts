@@ -1,19 +1,22 @@
 import { passesLuhn } from '../../platform/lib/card-data-text.ts';
+import { PAN_DIGITS_MAX } from '../../platform/lib/limits.ts';
 
 // spec 2.8: the card_brand_name values, recognised by their issuer identification number (IIN/BIN) ranges.
-export type CardBrand =
-  | 'Visa'
-  | 'MasterCard'
-  | 'American Express'
-  | 'Maestro'
-  | 'Rupay'
-  | 'Elo'
-  | 'Mir'
-  | 'Discover'
-  | 'China UnionPay'
-  | 'JCB'
-  | 'Dankort'
-  | 'Hipercard';
+export const CARD_BRANDS = [
+  'Visa',
+  'MasterCard',
+  'American Express',
+  'Maestro',
+  'Rupay',
+  'Elo',
+  'Mir',
+  'Discover',
+  'China UnionPay',
+  'JCB',
+  'Dankort',
+  'Hipercard',
+] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
 
 // A range of PAN prefixes: `low` and `high` have the same number of digits and bound the PAN's first digits.
 export interface BinRange {
@@ -72,7 +75,7 @@ const PAN_DIGITS_PATTERN = /^\d{6,19}$/;
 
 // Every card number, whatever its brand (ISO/IEC 7812): 12 to 19 digits ending in a Luhn check digit.
 export const PAN_DIGITS_MIN = 12;
-export const PAN_DIGITS_MAX = 19;
+export { PAN_DIGITS_MAX };
 export const CVV_DIGITS_DEFAULT = 3;
 export const CVV_DIGITS_MAX = 4;
 

@@ -7,6 +7,7 @@
 //   open | under_review ──resolve lost─▶ lost   (final)
 
 import { disputeLost, disputeWon, type LedgerPosting } from '../../ledger/index.ts';
+import { isOneOf } from '../../platform/lib/type-guards.ts';
 
 export const DISPUTE_STATUSES = ['open', 'under_review', 'won', 'lost'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -28,7 +29,8 @@ const TRANSITIONS: Readonly<Record<DisputeStatus, readonly DisputeStatus[]>> = {
   lost: [],
 };
 
-declare const decided: unique symbol;
+// Only the deciders below set it: a transition cannot be written by hand.
+const decided: unique symbol = Symbol('decided');
 
 // A legal move of a dispute; the store writes it only while the dispute still has `from`.
 export interface DisputeTransition {
@@ -41,7 +43,7 @@ export interface DisputeTransition {
 export type DisputeDecision = { ok: true; transition: DisputeTransition } | { ok: false; reason: string };
 
 function isDisputeStatus(value: unknown): value is DisputeStatus {
-  return typeof value === 'string' && (DISPUTE_STATUSES as readonly string[]).includes(value);
+  return isOneOf(DISPUTE_STATUSES, value);
 }
 
 function targetOf(action: DisputeAction): DisputeStatus {
@@ -60,7 +62,8 @@ export function decideDisputeAction(from: DisputeStatus, action: DisputeAction):
         : 'its status forbids it';
     return { ok: false, reason: `a dispute that is ${from} cannot be ${verb}: ${why}` };
   }
-  return { ok: true, transition: Object.freeze({ from, to, final: FINAL_DISPUTE_STATUSES.includes(to) }) as DisputeTransition };
+  const transition: DisputeTransition = { from, to, final: FINAL_DISPUTE_STATUSES.includes(to), [decided]: true };
+  return { ok: true, transition: Object.freeze(transition) };
 }
 
 // What a move posts to the ledger: resolving releases the hold the opening took (won) or sends it to the customer

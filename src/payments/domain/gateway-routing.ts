@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import type { AdapterAnswer } from './adapter-outcome.ts';
 import type { CardBrand } from './card-brand.ts';
 import type { RequisiteType } from './requisites.ts';
+import type { ConsideredGateway, RoutingDecision, RoutingRule } from './routing-decision.ts';
+
+export type { ConsideredGateway, RoutingDecision, RoutingRule } from './routing-decision.ts';
 
 export const ROUTING_WEIGHT_DEFAULT = 100;
 export const ROUTING_WEIGHT_MIN = 1;
@@ -56,34 +59,6 @@ export interface RoutingFacts {
   amountMinor: number;
   cardBrand: CardBrand | null; // null: no card (bank_account) or an unrecognised BIN
   requisiteType: RequisiteType | null; // bank_account.requisite_type; null for a card payment
-}
-
-export type RoutingRule = 'currencies' | 'amount_min' | 'amount_max' | 'card_brands' | 'requisite_types';
-
-export interface ConsideredGateway {
-  alias: string;
-  gateway_id: number;
-  priority: number;
-  weight: number;
-  excluded_by: RoutingRule | null;
-  reason: string | null;
-}
-
-interface FailoverAttempt {
-  alias: string;
-  gateway_id: number;
-  error: string; // why the request provably never reached the provider
-  at: string; // ISO time
-}
-
-// The record kept on the payment (payments.routing_decision), snake_case as the API shows it.
-export interface RoutingDecision {
-  facts: { currency: string; amount: number; card_brand: CardBrand | null; requisite_type: RequisiteType | null };
-  considered: ConsideredGateway[];
-  order: string[]; // aliases in the order they are tried: the chosen one first
-  chosen: string;
-  attempts: FailoverAttempt[]; // attempts that failed over to the next gateway; the last gateway of `order` tried took it
-  decided_at: string;
 }
 
 export type RoutePlan = { kind: 'routed'; order: RoutingCandidate[]; decision: RoutingDecision } | { kind: 'no_candidate'; considered: ConsideredGateway[] };

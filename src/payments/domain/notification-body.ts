@@ -1,45 +1,8 @@
 import { legacySignature } from './notification-signature.ts';
 
-// What a merchant notification tells, as it was when the event happened: taken inside the event's transaction
-// (flows/notification-events.ts) and stored with the outbox row, so a later change of the payment cannot alter it.
-export interface NotificationSnapshot {
-  kind: 'payment' | 'refund' | 'dispute' | 'conflict';
-  occurredAt: string; // ISO 8601
-  payment: SnapshotPayment;
-  record: SnapshotRecord | null; // the refund or dispute the event is about
-  conflict: SnapshotConflict | null;
-}
+import type { NotificationSnapshot } from './notification-snapshot.ts';
 
-interface SnapshotPayment {
-  token: string;
-  operationType: string;
-  status: string;
-  amountMinor: number;
-  currency: string;
-  gatewayAmountMinor: number;
-  gatewayCurrency: string;
-  extraReturnParam: string | null;
-  orderNumber: string | null;
-  cardHolder: string | null;
-  cardMask: string | null;
-  declineReason: string | null;
-  walletToken: string | null;
-  walletDisplayName: string | null;
-}
-
-export interface SnapshotRecord {
-  token: string;
-  status: string;
-  amountMinor: number;
-  currency: string;
-  declineReason: string | null;
-}
-
-export interface SnapshotConflict {
-  id: number;
-  reportedStatus: string;
-  reportedAmountMinor: number | null;
-}
+export type { NotificationSnapshot, SnapshotRecord } from './notification-snapshot.ts';
 
 // The body the merchant receives. About the payment: type pay or payout. About a refund or dispute: type refund or
 // dispute with the record's token, status and amount, and the payment's token as paymentToken. About a conflict:

@@ -1,8 +1,9 @@
 // The normalized form of a payment-create body, whatever variant (spec 2.1) it arrived in.
+import type { Static } from 'typebox';
+import type { BankAccountSchema, BrowserSchema, CustomerSchema, RecurringDataSchema } from './payment-data.ts';
 
 export type PaymentVariant = 'A' | 'B' | 'C';
 type Locale = 'en' | 'zh' | 'jp';
-type RequisiteType = 'sbp' | 'card' | 'account' | 'link';
 
 export interface CardInput {
   panDigits: string; // digits only, spaces removed
@@ -12,34 +13,9 @@ export interface CardInput {
   cvv: string; // kept in memory for the processing call only; never stored or logged
 }
 
-export interface BrowserInput {
-  accept_header?: string;
-  color_depth?: number;
-  ip?: string;
-  language?: string;
-  screen_height?: number;
-  screen_width?: number;
-  tz?: number;
-  user_agent?: string;
-  java_enabled?: boolean;
-  javascript_enabled?: boolean;
-  window_width?: number;
-  window_height?: number;
-}
+export type BrowserInput = Static<typeof BrowserSchema>;
 
-export interface CustomerInput {
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  address: string | null;
-  country: string | null;
-  city: string | null;
-  region: string | null;
-  postcode: string | null;
-  phone: string | null;
-  ip: string | null;
-  browser: BrowserInput | null;
-}
+export type CustomerInput = Static<typeof CustomerSchema>;
 
 export interface CreatePaymentRequest {
   variant: PaymentVariant;
@@ -61,8 +37,8 @@ export interface CreatePaymentRequest {
   merchantUrl: string | null;
   card: CardInput | null;
   customer: CustomerInput | null;
-  recurringData: { days: number; expDate: string } | null;
-  bankAccount: { bankName: string | null; requisiteType: RequisiteType | null; accountNumber: string | null } | null;
+  recurringData: Static<typeof RecurringDataSchema> | null;
+  bankAccount: Static<typeof BankAccountSchema> | null;
 }
 
 export interface FieldError {

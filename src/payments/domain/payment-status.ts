@@ -1,5 +1,6 @@
 // The payment state machine (spec 3; ARCHITECTURE principle 3): every allowed status change is listed here,
 // and every status write carries a PaymentTransition that only decideTransition makes.
+import { isOneOf } from '../../platform/lib/type-guards.ts';
 
 // init: created, no card yet. pending: sent, waiting for 3-D Secure, a callback or a status check. processing: a
 // payout whose request failed on the way (spec 4: it stays in processing until a status check settles it, or its
@@ -47,7 +48,8 @@ const FINAL_CHANGE_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentS
   refunded: [],
 };
 
-declare const decided: unique symbol;
+// Only the deciders below set it: a transition cannot be written by hand.
+const decided: unique symbol = Symbol('decided');
 
 // A legal move from one status to another; the store writes it only while the payment still has `from`.
 export interface PaymentTransition {
@@ -71,7 +73,7 @@ export class IllegalTransitionError extends Error {
 }
 
 function isPaymentStatus(value: unknown): value is PaymentStatus {
-  return typeof value === 'string' && (PAYMENT_STATUSES as readonly string[]).includes(value);
+  return isOneOf(PAYMENT_STATUSES, value);
 }
 
 export function isFinal(status: PaymentStatus): boolean {
@@ -86,7 +88,8 @@ function canTransition(from: PaymentStatus, to: PaymentStatus, options: Transiti
 // The one way to obtain a transition: throws on anything the tables above do not allow.
 export function decideTransition(from: PaymentStatus, to: PaymentStatus, options: TransitionOptions): PaymentTransition {
   if (!isPaymentStatus(from) || !isPaymentStatus(to) || !canTransition(from, to, options)) throw new IllegalTransitionError(from, to);
-  return Object.freeze({ from, to, final: isFinal(to) }) as PaymentTransition;
+  const transition: PaymentTransition = { from, to, final: isFinal(to), [decided]: true };
+  return Object.freeze(transition);
 }
 
 // What a provider's report (a /pay or /status answer, a callback) does to a payment: the move it causes, or

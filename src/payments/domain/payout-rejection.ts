@@ -13,6 +13,7 @@
 
 import type { AdapterAnswer, AdapterOutcome } from './adapter-outcome.ts';
 import { decideReportedStatus, decideTransition, NO_FINAL_CHANGE, type PaymentStatus, type PaymentTransition } from './payment-status.ts';
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 
 type PayoutAnswerStatus = 'approved' | 'declined' | 'pending' | 'processing';
 
@@ -53,8 +54,8 @@ function requestErrorOf(answer: AdapterAnswer): string | null {
       return 'the adapter answered with a body that is not valid JSON';
     case 'response': {
       const body = answer.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the adapter answered with a body that is not a JSON object';
-      const { result, code } = body as Record<string, unknown>;
+      if (!isJsonObject(body)) return 'the adapter answered with a body that is not a JSON object';
+      const { result, code } = body;
       if (result === false && (code === PROVIDER_TIMEOUT_CODE || code === String(PROVIDER_TIMEOUT_CODE))) return 'the provider timed out (code 408)';
       return null;
     }

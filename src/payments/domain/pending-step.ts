@@ -1,5 +1,6 @@
 // The step a pending payment waits on (payments.pending_step): what the adapter asked for, and what Payrail counts
 // itself so that neither a customer nor a careless adapter can make it forward codes or resends without end.
+import Type, { type Static } from 'typebox';
 import type { AdapterStep } from './adapter-step.ts';
 
 export const SECURE_CODE_ATTEMPTS_MAX = 5; // codes Payrail forwards for one payment, whatever the adapter allows
@@ -7,22 +8,31 @@ export const OTP_RESENDS_MAX = 3;
 export const OTP_RESEND_INTERVAL_MS = 30_000; // since the code was asked for, or last sent again
 export const NEXT_STEP_SUBMISSIONS_MAX = 5;
 
-export interface PendingStep {
-  step: AdapterStep;
-  askedAt: string; // ISO time the adapter asked
-  codeAttempts: number; // codes forwarded with confirm_secure_code
-  resends: number; // resend_otp calls made
-  lastResentAt: string | null;
-  submissions: number; // next_payment_step calls made
-}
+// The adapter's step as domain/adapter-step.ts read it from the answer, which checked its fields.
+const StoredStepSchema = Type.Unsafe<AdapterStep>(
+  Type.Union([
+    Type.Object({ kind: Type.Literal('secure_code'), secureCode: Type.Object({}) }),
+    Type.Object({ kind: Type.Literal('next_step'), nextStep: Type.Object({ fields: Type.Array(Type.Object({})) }) }),
+  ]),
+);
+
+// payments.pending_step
+export const PendingStepSchema = Type.Object({
+  step: StoredStepSchema,
+  askedAt: Type.String(), // ISO time the adapter asked
+  codeAttempts: Type.Integer({ minimum: 0 }), // codes forwarded with confirm_secure_code
+  resends: Type.Integer({ minimum: 0 }), // resend_otp calls made
+  lastResentAt: Type.Union([Type.String(), Type.Null()]),
+  submissions: Type.Integer({ minimum: 0 }), // next_payment_step calls made
+});
+export type PendingStep = Static<typeof PendingStepSchema>;
 
 // The answers to these methods speak for the step: a pending one without a step means the adapter took it.
 const STEP_ANSWER_KINDS: ReadonlySet<string> = new Set(['confirm_secure_code', 'next_payment_step']);
 
 // The payment's step while it is pending; a step left on a payment that moved on (expired, settled) is no step.
-export function currentPendingStep(payment: { status: string; pendingStep: unknown }): PendingStep | null {
-  if (payment.status !== 'pending' || payment.pendingStep === null || typeof payment.pendingStep !== 'object') return null;
-  return payment.pendingStep as PendingStep;
+export function currentPendingStep(payment: { status: string; pendingStep: PendingStep | null }): PendingStep | null {
+  return payment.status === 'pending' ? payment.pendingStep : null;
 }
 
 export interface StepAnswer {

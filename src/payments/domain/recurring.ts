@@ -1,9 +1,8 @@
 import type { CreatePaymentRequest, FieldError } from './payment-request.ts';
+import type { RecurringData } from './payment-data.ts';
 
 // Recurring payments (spec 2.1 recurring, recurringToken, walletToken, recurring_data): the rules a create request
 // and a charge of a series must keep. Pure: the caller gives the clock.
-
-export type RecurringData = NonNullable<CreatePaymentRequest['recurringData']>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -10,6 +10,7 @@
 //     an HTTP status other than 200, a body that
 //     is not a JSON object
 import { interpretAdapterAnswer, pendingOutcome, type AdapterAnswer, type AdapterOutcome } from './adapter-outcome.ts';
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 
 export type StatusReading = { kind: 'report'; outcome: AdapterOutcome } | { kind: 'failed_lookup'; reason: string; outcome: AdapterOutcome }; // outcome: pending, with the adapter's logs only
 
@@ -37,8 +38,8 @@ function failedLookupReason(answer: AdapterAnswer): string | null {
 }
 
 function failedBodyReason(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the adapter answered the status lookup with a body that is not a JSON object';
-  const fields = body as Record<string, unknown>;
+  if (!isJsonObject(body)) return 'the adapter answered the status lookup with a body that is not a JSON object';
+  const fields = body;
   if (fields['result'] !== true) return `the adapter answered the status lookup with result ${describe(fields['result'])}${errorText(fields)}`;
   if (fields['status'] === 'declined') return null;
   if (Object.hasOwn(fields, 'error')) return `the adapter answered the status lookup with an error${errorText(fields)}`;

@@ -2,7 +2,7 @@ import type { AppContext } from '../../app-context.ts';
 import type { GatewaySettings, PayRequest, StatusRequest } from '../contract/adapter-contract.ts';
 import { paymentMethodOf } from '../contract/gateway-settings.ts';
 import { cardBrandOf } from '../domain/card-brand.ts';
-import type { CardInput, CreatePaymentRequest, CustomerInput } from '../domain/payment-request.ts';
+import type { CardInput } from '../domain/payment-request.ts';
 import { checkoutReturnUrl, providerCallbackUrl } from '../domain/public-urls.ts';
 import { gatewayPublicUrl } from '../domain/custom-host.ts';
 import { withoutAbsent } from '../../platform/lib/without-absent.ts';
@@ -39,7 +39,7 @@ export function buildPayRequest(
 ): PayRequest {
   // A bank_account or redirect gateway never receives card data, whoever offered it (a Host-to-Host body, a form).
   const card = paymentMethodOf(settings) === 'card' ? offeredCard : null;
-  const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
+  const { bankAccount } = payment;
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, settings.custom_host); // spec 2.10 custom_host
   return {
     method_name: 'pay',
@@ -86,7 +86,7 @@ export function buildStatusRequest(payment: Pick<PaymentRow, 'token' | 'gatewayT
 }
 
 function adapterCustomer(payment: PayRequestPayment, clientIp: string | null): PayRequest['params']['customer'] {
-  const customer = payment.customer as CustomerInput | null;
+  const { customer } = payment;
   return {
     email: customer?.email ?? `customer+${payment.token}@payrail.invalid`,
     ip: customer?.ip ?? clientIp ?? '127.0.0.1',

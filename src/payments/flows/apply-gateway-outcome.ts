@@ -1,32 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
-import { postingForTransition } from '../domain/transition-posting.ts';
 import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
-import { AUTHORIZATION_HOLD_HOURS_DEFAULT } from '../../platform/config.ts';
 import { mapRequisites } from '../domain/requisites.ts';
 import { currentPendingStep, nextPendingStep } from '../domain/pending-step.ts';
+import { reportedDetails } from '../domain/reported-details.ts';
+import { decideStatusChange } from '../domain/status-change.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { ConflictRow } from '../store/conflicts-repo.ts';
 import type { Db } from '../../platform/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { queueNotification } from './notification-events.ts';
-import {
-  finishOpenWork,
-  insertPaymentLogs,
-  lockPayment,
-  postedPaymentOf,
-  transitionPayment,
-  updatePayment,
-  writeOutcome,
-  type DbOrTx,
-  type OutcomeRow,
-  type OutcomeSelection,
-  type PaymentChanges,
-  type PaymentLogInput,
-  type Tx,
-} from '../store/processing-repo.ts';
+import type { PaymentChanges } from '../store/payment-changes.ts';
+import { lockPayment } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
+import { writeOutcome, type OutcomeRow, type OutcomeSelection } from '../store/outcome-statement-repo.ts';
+import type { PaymentLogInput } from '../store/payment-logs-repo.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import { recordConflict } from './payment-conflicts.ts';
 
 export interface OutcomeSource {
@@ -34,8 +24,8 @@ export interface OutcomeSource {
   settings: GatewaySettings;
   extraLogs?: readonly unknown[];
   sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
-  // How long a two-step payment's authorization is held before it is voided (PAYRAIL_AUTHORIZATION_HOLD_HOURS);
-  // absent: the configuration's default.
+  // How long a two-step payment's authorization is held before it is voided (PAYRAIL_AUTHORIZATION_HOLD_HOURS):
+  // required by a source that may authorize one (a /pay or /status answer, a callback, a step's answer).
   authorizationHoldHours?: number;
   rawAnswer?: unknown; // a callback's claims or a status answer's body: kept (masked) when it contradicts a final status
 }
@@ -66,19 +56,13 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
     const step = nextPendingStep(currentPendingStep(current), outcome, source.kind, transition?.to ?? current.status, new Date());
     if (step !== undefined) changes.pendingStep = step;
   }
-  let payment = current;
-  if (transition) {
-    changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
-    if (transition.to === 'authorized') changes.authorizedUntil = authorizedUntilOf(source);
-    const moved = await transitionPayment(tx, current.id, transition, changes);
-    if (!moved) throw new Error(`payment ${current.id} left ${transition.from} while its row was locked`);
-    payment = moved;
-  } else if (Object.keys(changes).length > 0) {
-    payment = await updatePayment(tx, current.id, changes);
-  }
-  await insertPaymentLogs(tx, current.id, outcomeLogs(current, outcome, source));
-  // An authorization is not final, but it ends the status checks and the merchant is told of it like a final status.
-  if (transition?.final || transition?.to === 'authorized') await queueFinalWork(tx, current.id);
+  if (transition) changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
+  const payment = await changeLockedPayment(tx, current, {
+    transition,
+    changes,
+    logs: outcomeLogs(current, outcome, source),
+    authorizationHoldHours: source.authorizationHoldHours,
+  });
   return { payment, changed: transition !== null, conflict };
 }
 
@@ -105,10 +89,6 @@ type SentPayment = Pick<
   | 'needConfirmation'
 >;
 
-function authorizedUntilOf(source: OutcomeSource): Date {
-  return new Date(Date.now() + (source.authorizationHoldHours ?? AUTHORIZATION_HOLD_HOURS_DEFAULT) * 3_600_000);
-}
-
 // A gateway's enable_change_final_status, and a two-step payment's approval read as an authorization.
 function transitionOptions(payment: Pick<PaymentRow, 'needConfirmation'>, source: OutcomeSource): TransitionOptions {
   return { allowFinalChange: source.settings.enable_change_final_status === true, authorizeOnly: payment.needConfirmation };
@@ -129,6 +109,14 @@ export async function applySentOutcome<S extends OutcomeSelection>(
   // An authorization (two-step payment) also sets its hold and notifies the merchant, and a step the adapter asks
   // for (a secure code, a next step) is kept with its counters: the locked path writes both.
   if (transition?.to === 'authorized' || outcome.step !== null) return (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+  // The same consequence as the locked path decides, written by the one-statement form of the status writer.
+  const change = decideStatusChange(sent, {
+    transition,
+    changes: {},
+    logs: outcomeLogs(sent, outcome, source),
+    now: new Date(),
+    notificationEventId: randomUUID(),
+  });
   const written = await writeOutcome(
     db,
     sent.id,
@@ -136,10 +124,10 @@ export async function applySentOutcome<S extends OutcomeSelection>(
       expected: sent.status,
       transition,
       declineReason: transition?.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null,
-      details: detailChanges(sent, outcome, source),
-      logs: outcomeLogs(sent, outcome, source),
-      notificationEventId: transition?.final ? randomUUID() : null,
-      posting: transition && postingForTransition(postedPaymentOf(sent), transition),
+      details: detailChanges(sent, outcome, source), // the capture is the statement's: its amount as it writes it
+      logs: change.logs,
+      notificationEventId: change.notificationEventId,
+      posting: change.posting,
     },
     selection,
   );
@@ -155,10 +143,7 @@ function outcomeLogs(current: SentPayment, outcome: AdapterOutcome, source: Outc
 }
 
 function detailChanges(current: SentPayment, outcome: AdapterOutcome, source: OutcomeSource): PaymentChanges {
-  const changes: PaymentChanges = {};
-  if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
-  if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, source.sensitive);
-  if (outcome.providerResponseData) changes.providerResponseData = maskCardData(outcome.providerResponseData, source.sensitive);
+  const changes: PaymentChanges = reportedDetails(outcome, source.sensitive);
   if (outcome.recurringGatewayToken) changes.recurringGatewayToken = outcome.recurringGatewayToken;
   if (outcome.redirectRequest) changes.redirectRequest = outcome.redirectRequest;
   if (outcome.requisites) {
@@ -192,10 +177,4 @@ function ignoredAmountLog(current: SentPayment, outcome: AdapterOutcome, source:
       reason: 'spec 2.10: only a provider callback changes the amount, and only when the gateway sets enable_update_amount',
     }),
   };
-}
-
-// A final status stops polling and queues the merchant notification, with a stable event id.
-export async function queueFinalWork(db: DbOrTx, paymentId: number): Promise<void> {
-  await finishOpenWork(db, paymentId, 'status_check');
-  await queueNotification(db, paymentId, { kind: 'payment' });
 }

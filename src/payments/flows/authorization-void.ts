@@ -2,7 +2,9 @@ import { releasePaymentExchange, type PaymentExchange } from '../store/adapter-e
 import { countPaymentLogsOfKind } from '../store/callbacks-repo.ts';
 import type { Db } from '../../platform/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { findPaymentById, finishOpenWork, insertPaymentLogs, lockPayment, updatePayment, type PaymentLogInput } from '../store/processing-repo.ts';
+import { findPaymentById, lockPayment, updatePayment } from '../store/processing-repo.ts';
+import { finishOpenWork } from '../store/outbox-repo.ts';
+import { insertPaymentLogs, type PaymentLogInput } from '../store/payment-logs-repo.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { adapterFailure, AUTHORIZED_TO_DECLINED, declineRequestOf } from './two-step.ts';

@@ -2,8 +2,8 @@ import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import type { Db } from '../../platform/database.ts';
-import { lockPayment, transitionPayment } from '../store/processing-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { lockPayment } from '../store/processing-repo.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import { getPayment } from './find-payments.ts';
 import { getPaymentDetail, type PaymentDetail } from './payment-detail.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
@@ -34,9 +34,8 @@ async function cancelPayment(db: Db, scope: MerchantScope, token: string, commit
     if (current.status !== 'init') {
       throw new ApiError('invalid_state', 409, `payment is ${current.status}; only a payment without card data (init) can be cancelled`);
     }
-    const cancelled = await transitionPayment(tx, current.id, INIT_TO_CANCELLED, { declineReason: MERCHANT_CANCEL_REASON });
-    if (!cancelled) throw new Error(`payment ${current.id} left init while its row was locked`);
-    await queueFinalWork(tx, current.id); // the merchant's callback, like any final status
+    // the merchant's callback goes with it, like with any final status
+    const cancelled = await changeLockedPayment(tx, current, { transition: INIT_TO_CANCELLED, changes: { declineReason: MERCHANT_CANCEL_REASON } });
     await commitKey?.(tx, { kind: 'payment', token: cancelled.token });
     return cancelled;
   });

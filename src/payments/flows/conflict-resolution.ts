@@ -3,8 +3,9 @@ import { acceptedTransition, resolutionOf, type ConflictAction } from '../domain
 import { ApiError } from '../../platform/lib/errors.ts';
 import { findConflict, findConflictsPage, markConflictResolved, type ConflictPage, type ConflictRecord } from '../store/conflicts-repo.ts';
 import type { Db } from '../../platform/database.ts';
-import { lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { lockPayment } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 
 export async function listConflicts(db: Db, filter: { unresolvedOnly: boolean; page: number; perPage: number }): Promise<ConflictPage> {
   return findConflictsPage(db, filter);
@@ -39,9 +40,7 @@ async function applyReportedStatus(tx: Tx, conflict: ConflictRecord, payment: No
     throw new ApiError('invalid_state', 409, 'the payment has refunds: declined cannot be accepted; dismiss the conflict');
   }
   const declineReason = transition.to === 'declined' ? declineReasonOf(conflict.rawAnswer) : null;
-  const moved = await transitionPayment(tx, payment.id, transition, { declineReason });
-  if (!moved) throw new Error(`payment ${payment.id} left ${transition.from} while its row was locked`);
-  await queueFinalWork(tx, payment.id);
+  await changeLockedPayment(tx, payment, { transition, changes: { declineReason } });
 }
 
 // The reason the provider gave with its decline (spec 7.7), read from the masked answer that was kept.

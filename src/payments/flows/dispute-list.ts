@@ -1,5 +1,5 @@
 import type { DisputeStatus } from '../domain/dispute-status.ts';
-import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
+import { decodeListCursor, encodeListCursor } from '../domain/list-cursor.ts';
 import type { Db } from '../../platform/database.ts';
 import { listDisputes, type DisputeRecord } from '../store/disputes-repo.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';

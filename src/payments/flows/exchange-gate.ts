@@ -1,6 +1,7 @@
 import { deferredCheckAt, exchangeInFlight } from '../domain/adapter-exchange.ts';
 import { deferClaimedWork, findRefundExchangeUntil } from '../store/adapter-exchange-repo.ts';
-import { completeWork, findPaymentById, rescheduleWork, type OutboxRow } from '../store/processing-repo.ts';
+import { completeWork, rescheduleWork, type OutboxRow } from '../store/outbox-repo.ts';
+import { findPaymentById } from '../store/processing-repo.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { awaitsTwoStepRecovery, resumeTwoStepExchange } from './two-step-recovery.ts';
 

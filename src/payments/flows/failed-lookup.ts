@@ -1,7 +1,8 @@
 import { redactForLog } from '../../platform/lib/redact.ts';
 import { compactExchangeLogs } from './payment-log-entries.ts';
 import { countPaymentLogsOfKind } from '../store/callbacks-repo.ts';
-import { insertPaymentLogs, type Tx } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
+import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
 
 // Each failed status lookup of a payment (or of one of its refunds) leaves one interaction log row of this kind,
 // numbered: the payment's count of failed lookups is the count of these rows, and the newest says it.

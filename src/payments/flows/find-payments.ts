@@ -1,5 +1,5 @@
 import { ApiError } from '../../platform/lib/errors.ts';
-import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
+import { decodeListCursor, encodeListCursor } from '../domain/list-cursor.ts';
 import type { Db } from '../../platform/database.ts';
 import { findPaymentByToken, listPayments, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
 

@@ -13,7 +13,6 @@ import {
   type RoutingFacts,
 } from '../domain/gateway-routing.ts';
 import type { CardInput, CreatePaymentRequest } from '../domain/payment-request.ts';
-import type { RequisiteType } from '../domain/requisites.ts';
 import type { AdapterClient } from '../gateways/http-adapter-client.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
@@ -110,7 +109,7 @@ function noCandidate(considered: readonly ConsideredGateway[]): ApiError {
 }
 
 function factsOf(payment: Pick<RoutedPayment, 'currency' | 'amountMinor' | 'bankAccount'>, card: CardInput | null): RoutingFacts {
-  const bankAccount = payment.bankAccount as { requisiteType?: RequisiteType | null } | null;
+  const { bankAccount } = payment;
   return {
     currency: payment.currency,
     amountMinor: payment.amountMinor,

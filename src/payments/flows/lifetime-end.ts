@@ -3,8 +3,8 @@ import { exchangeInFlight } from '../domain/adapter-exchange.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import type { Db } from '../../platform/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { findPaymentById, lockPayment, transitionPayment } from '../store/processing-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { findPaymentById, lockPayment } from '../store/processing-repo.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { lookUpStatus } from './status-lookup.ts';
@@ -65,9 +65,7 @@ async function expireOverdue(db: Db, paymentId: number): Promise<boolean> {
     const payment = await lockPayment(tx, paymentId);
     // it may have received its card data, an answer, or a new lifetime since it was found
     if (!payment || !isOverdue(payment, new Date()) || !isOpen(payment.status)) return false;
-    const transition = TO_EXPIRED[payment.status];
-    if (!(await transitionPayment(tx, paymentId, transition))) throw new Error(`payment ${paymentId} left ${payment.status} while its row was locked`);
-    await queueFinalWork(tx, paymentId);
+    await changeLockedPayment(tx, payment, { transition: TO_EXPIRED[payment.status] });
     return true;
   });
 }

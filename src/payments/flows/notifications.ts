@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { isFinal, type PaymentStatus } from '../domain/payment-status.ts';
+import { isFinal } from '../domain/payment-status.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
 import { requeueLastPaymentEvent } from '../store/notification-events-repo.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
-import { listNotificationAttempts, type NotificationAttemptRow } from '../store/processing-repo.ts';
+import { listNotificationAttempts, type NotificationAttemptRow } from '../store/outbox-repo.ts';
 import { getPayment } from './find-payments.ts';
 import { queueNotification } from './notification-events.ts';
 
@@ -18,7 +18,7 @@ export async function notificationAttemptsOf(db: Db, scope: MerchantScope, token
 // a new event of the payment as it is.
 export async function resendNotification(db: Db, scope: MerchantScope, token: string): Promise<string> {
   const payment = await getPayment(db, scope, token);
-  if (!isFinal(payment.status as PaymentStatus)) throw new ApiError('invalid_state', 409, `payment is ${payment.status}; only a final status is notified`);
+  if (!isFinal(payment.status)) throw new ApiError('invalid_state', 409, `payment is ${payment.status}; only a final status is notified`);
   if (!payment.callbackUrl) throw new ApiError('no_callback_url', 409, 'this payment has no callbackUrl');
   const eventId = randomUUID();
   if (!(await requeueLastPaymentEvent(db, payment.id, eventId))) await queueNotification(db, payment.id, { kind: 'payment' }, eventId);

@@ -3,7 +3,7 @@ import { contradictedStatus, type ConflictSource } from '../domain/payment-confl
 import { redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
 import { insertConflict, type ConflictRow } from '../store/conflicts-repo.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import type { Tx } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
 import { queueNotification } from './notification-events.ts';
 
 export interface ContradictingReport {

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/database.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
-import { listPaymentLogs } from '../store/processing-repo.ts';
+import { listPaymentLogs } from '../store/payment-logs-repo.ts';
 import { listRefundsOfPayment, type RefundRow } from '../store/refunds-repo.ts';
 import { getPayment } from './find-payments.ts';
 

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
-import { isSecretName, keyNameOf } from '../../platform/lib/secret-names.ts';
-import type { PaymentLogInput } from '../store/processing-repo.ts';
+import { isSecretName, keyNameOf } from '@payrail/adapter-kit';
+import type { PaymentLogInput } from '../store/payment-logs-repo.ts';
 
 // The log rows one exchange with an adapter leaves (spec 2.9 log items): ours (the request we sent, the answer we
 // read) followed by the adapter's own. Told as they arrive, each request would be stored three times: in our item,
@@ -111,8 +111,10 @@ function echoOf(item: Record<string, unknown>, listed: ReadonlySet<unknown>): Re
   if (!isPlainObject(response) || !Array.isArray(response['logs'])) return null;
   const request = requestIdOf(item);
   if (request === null) return null;
-  const echo = response['logs'].find((log) => isPlainObject(log) && listed.has(log) && isSameRequest(request, requestIdOf(log)));
-  return echo === undefined ? null : (echo as Record<string, unknown>);
+  const echo = response['logs'].find(
+    (log): log is Record<string, unknown> => isPlainObject(log) && listed.has(log) && isSameRequest(request, requestIdOf(log)),
+  );
+  return echo ?? null;
 }
 
 interface RequestId {

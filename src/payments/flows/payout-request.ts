@@ -67,8 +67,9 @@ export function buildPayoutRequest(
   panDigits: string | null,
   clientIp: string | null,
 ): PayoutRequest {
-  const customer = payout.customer as StoredPayoutCustomer;
-  const bankAccount = payout.bankAccount as PayoutBankAccount;
+  const { customer, bankAccount } = payout;
+  // A payout is stored with both (payouts-repo insertPayout): a row without them is a defect, not a request to send.
+  if (customer === null || bankAccount === null || bankAccount.requisiteType === null) throw new Error(`payout ${payout.id} has no recipient`);
   return {
     method_name: 'payout',
     params: {
@@ -77,7 +78,7 @@ export function buildPayoutRequest(
       customer: {
         email: customer.email,
         ip: customer.ip ?? clientIp ?? '127.0.0.1',
-        ...withoutAbsent({ first_name: customer.firstName, last_name: customer.lastName, middle_name: customer.middleName, phone: customer.phone }),
+        ...withoutAbsent({ first_name: customer.firstName, last_name: customer.lastName, middle_name: customer.middleName ?? null, phone: customer.phone }),
       },
       ...(panDigits === null ? {} : { card: { pan: panDigits } }),
       bank_account: {

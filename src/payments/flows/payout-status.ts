@@ -3,7 +3,8 @@ import type { StatusReading } from '../domain/status-answer.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { insertPaymentLogs, lockPayment } from '../store/processing-repo.ts';
+import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
+import { lockPayment } from '../store/processing-repo.ts';
 import { applyToLockedPayment, type AppliedOutcome, type OutcomeSource } from './apply-gateway-outcome.ts';
 import { recordFailedLookup } from './failed-lookup.ts';
 

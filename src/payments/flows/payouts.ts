@@ -4,6 +4,7 @@ import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from 
 import { chargeOf, payoutReserved } from '../../ledger/index.ts';
 import { isFinal } from '../domain/payment-status.ts';
 import { decidePayoutOutcome, decidePayoutTransition, type PayoutDecision } from '../domain/payout-rejection.ts';
+import { reportedDetails } from '../domain/reported-details.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { maskPan } from '../../platform/lib/pan.ts';
@@ -12,9 +13,11 @@ import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
 import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
-import { insertPayout, rescheduleStatusCheck, type PayoutInsert } from '../store/payouts-repo.ts';
-import { insertPaymentLogs, lockPayment, transitionPayment, updatePayment, type PaymentChanges, type PaymentLogInput } from '../store/processing-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { insertPayout, type PayoutInsert } from '../store/payouts-repo.ts';
+import type { PaymentChanges } from '../store/payment-changes.ts';
+import type { PaymentLogInput } from '../store/payment-logs-repo.ts';
+import { lockPayment } from '../store/processing-repo.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import { assertPublicCallbackUrl } from './callback-url-guard.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
@@ -136,8 +139,9 @@ interface PayoutAnswer {
   exchange: PaymentExchange; // the /payout's marker, released with its answer
 }
 
-// One transaction under the payout's row lock: the rule decides (domain), the status moves through transitionPayment
-// (which posts payout_sent or payout_released), and the work it causes is queued.
+// One transaction under the payout's row lock: the rule decides the move (domain), the domain its whole consequence
+// (payout_sent or payout_released, the notification of a final status, the next status check of an open one), and
+// the store's one status writer writes it.
 async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): Promise<PaymentRow> {
   const outcome = interpretAdapterAnswer(sent.answer);
   const decision = decidePayoutOutcome(sent.answer, outcome, { declinePayoutOnRequestError: sent.settings.decline_payout_on_request_error === true });
@@ -147,30 +151,10 @@ async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): 
     if (!current) throw new Error(`payout ${payoutId} vanished`);
     await releasePaymentExchange(tx, sent.exchange);
     const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
-    const changes = isFinal(current.status) && transition === null ? {} : detailChanges(outcome, sent.sensitive);
-    let payout = current;
-    if (transition) {
-      const declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
-      const moved = await transitionPayment(tx, current.id, transition, { ...changes, declineReason });
-      if (!moved) throw new Error(`payout ${current.id} left ${transition.from} while its row was locked`);
-      payout = moved;
-    } else if (Object.keys(changes).length > 0) {
-      payout = await updatePayment(tx, current.id, changes);
-    }
-    await insertPaymentLogs(tx, current.id, logs);
-    if (transition?.final) await queueFinalWork(tx, current.id);
-    else if (transition) await rescheduleStatusCheck(tx, current.id, sent.nextCheckDueAt);
-    return payout;
+    const changes: PaymentChanges = isFinal(current.status) && transition === null ? {} : reportedDetails(outcome, sent.sensitive);
+    if (transition) changes.declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
+    return changeLockedPayment(tx, current, { transition, changes, logs, statusCheckDueAt: sent.nextCheckDueAt });
   });
-}
-
-// What the provider reports beside the status: its transaction id and details, card data masked.
-function detailChanges(outcome: AdapterOutcome, sensitive: SensitiveCardData): PaymentChanges {
-  const changes: PaymentChanges = {};
-  if (outcome.gatewayToken) changes.gatewayToken = outcome.gatewayToken;
-  if (outcome.gatewayDetails) changes.gatewayDetails = maskCardData(outcome.gatewayDetails, sensitive);
-  if (outcome.providerResponseData) changes.providerResponseData = maskCardData(outcome.providerResponseData, sensitive);
-  return changes;
 }
 
 // The request as sent and the answer as received (redacted: the PAN masked, keys removed), the adapter's own logs,

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context.ts';
-import { callbackSignatureDigest, CallbackCryptoError, decryptMerchantKey, verifyCallbackJwt } from '../contract/callback-crypto.ts';
+import { callbackSignatureDigest, CallbackCryptoError, decryptMerchantKey, verifyCallbackJwt } from '@payrail/adapter-kit';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
 import { callbackBindingRefusal, readCallbackClaims } from '../domain/callback-binding.ts';
@@ -9,7 +9,9 @@ import { redactForLog } from '../../platform/lib/redact.ts';
 import type { ConflictRow } from '../store/conflicts-repo.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { countPaymentLogsOfKind, findProviderCallback, rememberProviderCallback } from '../store/callbacks-repo.ts';
-import { findPaymentByTokenUnscoped, insertPaymentLogs, lockPayment, type Tx } from '../store/processing-repo.ts';
+import { findPaymentByTokenUnscoped, lockPayment } from '../store/processing-repo.ts';
+import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
+import type { Tx } from '../../platform/database.ts';
 import { applyToLockedPayment } from './apply-gateway-outcome.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import { merchantKeyOf } from './process-payment.ts';
@@ -107,9 +109,14 @@ async function verifyCallback(context: AppContext, payment: PaymentRow, jwt: str
   try {
     const signatureDigest = callbackSignatureDigest(jwt);
     const claims = await verifyCallbackJwt(signKey, jwt);
-    const secure = claims['secure'] as { encrypted_data?: unknown; iv_value?: unknown } | undefined;
-    if (!secure || typeof secure !== 'object') throw new CallbackRefusal('the JWT has no secure claim');
-    const decrypted = Buffer.from(decryptMerchantKey(signKey, { encrypted_data: secure.encrypted_data, iv_value: secure.iv_value }));
+    const secure = claims['secure'];
+    if (typeof secure !== 'object' || secure === null) throw new CallbackRefusal('the JWT has no secure claim');
+    // decryptMerchantKey refuses fields that are not strings, as the kit's SecureSchema has them.
+    const sealed = {
+      encrypted_data: 'encrypted_data' in secure ? secure.encrypted_data : undefined,
+      iv_value: 'iv_value' in secure ? secure.iv_value : undefined,
+    };
+    const decrypted = Buffer.from(decryptMerchantKey(signKey, sealed));
     const expected = Buffer.from(merchantKey);
     if (decrypted.length !== expected.length || !timingSafeEqual(decrypted, expected)) {
       throw new CallbackRefusal('secure does not hold this payment’s merchant key');

@@ -1,10 +1,12 @@
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
-import { decideSeriesCharge, type RecurringData, type SeriesChargeDecision } from '../domain/recurring.ts';
+import { decideSeriesCharge, type SeriesChargeDecision } from '../domain/recurring.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
 import type { CreatedPaymentRow, MerchantScope, PaymentInsert, PaymentRow } from '../store/payments-repo.ts';
-import { enqueue, markProcessing, type Tx } from '../store/processing-repo.ts';
+import { enqueue } from '../store/outbox-repo.ts';
+import { markProcessing } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
 import { claimSeriesCharge, findChargeableSeries, releaseSeriesCharge, type SeriesToken } from '../store/recurring-repo.ts';
 import type { CreatePaymentRequest } from '../domain/payment-request.ts';
 import { newPaymentRow, type CreatePaymentOptions } from './create-payment.ts';
@@ -39,7 +41,7 @@ export interface SeriesClaim {
 }
 
 export function seriesStateOf(series: PaymentRow) {
-  return { recurringData: series.recurringData as RecurringData | null, lastChargeAt: series.lastRecurringChargeAt };
+  return { recurringData: series.recurringData, lastChargeAt: series.lastRecurringChargeAt };
 }
 
 // The error a refused charge answers with (422, its code: recurring_expired or recurring_too_soon).
@@ -131,7 +133,7 @@ export async function sendCardOnFile(deps: ProcessingDeps, charge: CardOnFileCha
     clientIp: charge.clientIp,
     storedCardToken: series.recurringGatewayToken,
   };
-  const charged = (await sendPay(deps, sending, 'full')) as PaymentRow;
+  const charged: PaymentRow = await sendPay(deps, sending, 'full');
   if (charged.status === 'declined') await releaseClaim(deps.context.database.db, charge.claim);
   return charged;
 }

@@ -6,7 +6,10 @@ import type { Db } from '../../platform/database.ts';
 import { postLedger } from '../../ledger/index.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { queueNotification } from './notification-events.ts';
-import { finishOpenWork, insertPaymentLogs, lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
+import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
+import { lockPayment } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import {
   changeRefundedMinor,
   closeRefundChecks,
@@ -93,8 +96,5 @@ async function settleRefund(
 async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow): Promise<void> {
   if (payment.status !== 'approved' || payment.capturedMinor === null || payment.refundedMinor < payment.capturedMinor) return;
   if ((await countRefundsOfPayment(tx, payment.id, 'pending')) > 0) return;
-  const moved = await transitionPayment(tx, payment.id, APPROVED_TO_REFUNDED);
-  if (!moved) throw new Error(`payment ${payment.id} left approved while its row was locked`);
-  await finishOpenWork(tx, payment.id, 'status_check');
-  await queueNotification(tx, payment.id, { kind: 'payment' });
+  await changeLockedPayment(tx, payment, { transition: APPROVED_TO_REFUNDED });
 }

@@ -1,14 +1,17 @@
-import type { AdapterLog, ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../contract/adapter-contract.ts';
+import type { ConfirmSecureCodeRequest, NextPaymentStepRequest, ResendOtpRequest } from '../contract/adapter-contract.ts';
 import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { currentPendingStep, type PendingStep, type StepRefusal } from '../domain/pending-step.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { hasOpenStatusCheck } from '../store/pending-steps-repo.ts';
-import { enqueue, lockPayment, updatePayment, type Tx } from '../store/processing-repo.ts';
+import { enqueue } from '../store/outbox-repo.ts';
+import { lockPayment, updatePayment } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
 import { applyGatewayOutcome } from './apply-gateway-outcome.ts';
 import { gatewayOfPayment, type ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 
 // The adapter calls a customer's answer to a step makes (issue 10): confirm_secure_code, resend_otp and
 // next_payment_step. Principle 8 as everywhere: the step is checked and counted under the payment's row lock and
@@ -86,7 +89,7 @@ export async function exchangeStep(
     response: call.answer.kind === 'response' ? call.answer.body : call.answer,
     duration: call.durationS,
   };
-  const logged = secret === null ? outcome : { ...outcome, logs: outcome.logs.map((entry) => withoutSecret(entry, secret, 0) as AdapterLog) };
+  const logged = secret === null ? outcome : { ...outcome, logs: outcome.logs.map((entry) => objectWithoutSecret(entry, secret, 0)) };
   const db = deps.context.database.db;
   const applied = await applyGatewayOutcome(db, payment.id, logged, {
     kind: method,
@@ -105,7 +108,7 @@ export async function exchangeStep(
 
 function timedOut(answer: AdapterAnswer): boolean {
   if (answer.kind === 'timeout') return true;
-  const code = answer.kind === 'response' ? (answer.body as { code?: unknown } | null)?.code : undefined;
+  const code = answer.kind === 'response' && isJsonObject(answer.body) ? answer.body['code'] : undefined;
   return code === 408 || code === '408';
 }
 
@@ -124,6 +127,10 @@ function withoutSecret(value: unknown, secret: string, depth: number): unknown {
   if (typeof value === 'string') return value.includes(secret) ? value.split(secret).join(CODE_REMOVED) : value;
   if (value === null || typeof value !== 'object' || depth >= CODE_SCAN_DEPTH_MAX) return value;
   if (Array.isArray(value)) return value.map((item) => withoutSecret(item, secret, depth + 1));
+  return objectWithoutSecret(value, secret, depth);
+}
+
+function objectWithoutSecret(value: object, secret: string, depth: number): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutSecret(inner, secret, depth + 1)]));
 }
 

@@ -8,17 +8,11 @@ import { paymentLogEntries } from './payment-log-entries.ts';
 import { holdPaymentExchange, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
 import type { Db } from '../../platform/database.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import {
-  enqueue,
-  findPaymentById,
-  finishOpenWork,
-  insertPaymentLogs,
-  lockPayment,
-  transitionPayment,
-  type PaymentChanges,
-  type PaymentLogInput,
-} from '../store/processing-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { enqueue, finishOpenWork } from '../store/outbox-repo.ts';
+import type { PaymentChanges } from '../store/payment-changes.ts';
+import { insertPaymentLogs, type PaymentLogInput } from '../store/payment-logs-repo.ts';
+import { findPaymentById, lockPayment } from '../store/processing-repo.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import type { ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 
@@ -127,15 +121,12 @@ export async function settleApproved(
   return db.transaction(async (tx) => {
     const current = await lockPayment(tx, paymentId);
     if (!current) throw new Error(`payment ${paymentId} vanished`);
-    await insertPaymentLogs(tx, paymentId, logs);
     await releasePaymentExchange(tx, exchange);
     if (current.status !== transition.from) {
+      await insertPaymentLogs(tx, paymentId, logs);
       await finishOpenWork(tx, paymentId, 'status_check');
       return alreadyDone(current) ? { payment: current } : { conflict: current };
     }
-    const moved = await transitionPayment(tx, paymentId, transition, changes);
-    if (!moved) throw new Error(`payment ${paymentId} left ${transition.from} while its row was locked`);
-    await queueFinalWork(tx, paymentId);
-    return { payment: moved };
+    return { payment: await changeLockedPayment(tx, current, { transition, changes, logs }) };
   });
 }

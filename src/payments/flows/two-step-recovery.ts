@@ -1,7 +1,7 @@
 import { deferredCheckAt, TWO_STEP_EXCHANGE_KINDS } from '../domain/adapter-exchange.ts';
 import { STATUS_CHECK_ATTEMPTS_MAX } from '../../platform/lib/status-check-schedule.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { insertPaymentLogs } from '../store/processing-repo.ts';
+import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
 import { authorizationExpiredReason } from './authorization-void.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 import type { AppContext } from '../../app-context.ts';
 import type { ConfirmRequest, DeclineRequest } from '../contract/adapter-contract.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
@@ -6,7 +7,7 @@ import { withoutAbsent } from '../../platform/lib/without-absent.ts';
 import type { PaymentExchange } from '../store/adapter-exchange-repo.ts';
 import type { Db } from '../../platform/database.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
-import type { PaymentChanges } from '../store/processing-repo.ts';
+import type { PaymentChanges } from '../store/payment-changes.ts';
 import { getPayment } from './find-payments.ts';
 import { getPaymentDetail, type PaymentDetail } from './payment-detail.ts';
 import { gatewayOfPayment, type ResolvedGateway } from './gateways.ts';
@@ -184,7 +185,7 @@ export function adapterFailure(exchange: Pick<AdapterExchange, 'answer' | 'outco
   if (outcome.status === 'declined') {
     return new ApiError('adapter_declined', 422, `the adapter refused the ${operation}: ${outcome.declineReason ?? 'no reason given'}; ${stays}`);
   }
-  const code = answer.kind === 'response' ? (answer.body as { code?: unknown } | null)?.code : undefined;
+  const code = answer.kind === 'response' && isJsonObject(answer.body) ? answer.body['code'] : undefined;
   const timedOut = answer.kind === 'timeout' || code === ADAPTER_TIMEOUT_CODE || code === String(ADAPTER_TIMEOUT_CODE);
   const why = outcome.systemError ?? `the adapter reported the ${operation} pending`;
   return new ApiError('adapter_unavailable', timedOut ? 504 : 502, `the ${operation} was not done: ${why}; ${stays}, try again`);

@@ -2,9 +2,10 @@ import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import { decideSeriesCharge } from '../domain/recurring.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { insertPayment, type PaymentRow } from '../store/payments-repo.ts';
-import { lockPayment, transitionPayment, type Tx } from '../store/processing-repo.ts';
+import { lockPayment } from '../store/processing-repo.ts';
+import type { Tx } from '../../platform/database.ts';
 import { claimSeriesCharge, findChargeableSeries } from '../store/recurring-repo.ts';
-import { queueFinalWork } from './apply-gateway-outcome.ts';
+import { changeLockedPayment } from './payment-status-change.ts';
 import { assertMerchantActive } from './merchant-standing.ts';
 import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
 import { storeUnderKey } from './idempotency-keys.ts';
@@ -80,8 +81,6 @@ export async function confirmWalletPayment(deps: ProcessingDeps, payment: Paymen
 }
 
 async function decline(tx: Tx, current: PaymentRow, reason: string): Promise<ConfirmStart> {
-  const declined = await transitionPayment(tx, current.id, INIT_TO_DECLINED, { declineReason: reason });
-  if (declined === null) throw new Error(`payment ${current.id} left init under its lock`);
-  await queueFinalWork(tx, current.id);
+  const declined = await changeLockedPayment(tx, current, { transition: INIT_TO_DECLINED, changes: { declineReason: reason } });
   return { kind: 'declined', payment: declined };
 }

@@ -1,7 +1,8 @@
+import { errorCode, errorMessage } from '../../platform/lib/type-guards.ts';
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
-import type { AdapterMethod, GatewaySettings } from '../contract/adapter-contract.ts';
+import type { AdapterMethod, AdapterRequestOf, GatewaySettings } from '../contract/adapter-contract.ts';
 import { secureContextTrusting } from '../../platform/lib/trusted-ca.ts';
 import { createRabbitTransport } from './rabbit-adapter-client.ts';
 import type { BrokerLinkOptions } from './rabbit-broker-link.ts';
@@ -18,7 +19,8 @@ interface AdapterCall {
 }
 
 export interface AdapterClient {
-  call(settings: GatewaySettings, method: AdapterMethod, body: object, timeoutMs: number): Promise<AdapterCall>;
+  // The body is the method's request as the adapter kit defines it (settings: the gateway's, narrowed).
+  call<Method extends AdapterMethod>(settings: GatewaySettings, method: Method, body: AdapterRequestOf<Method>, timeoutMs: number): Promise<AdapterCall>;
   close(): Promise<void>;
 }
 
@@ -104,14 +106,15 @@ export function createAdapterClient(options: { extraCa?: readonly string[]; rabb
       const text = await readLimited(response.body);
       if (response.statusCode >= 400) return { kind: 'http_error', statusCode: response.statusCode };
       try {
-        return { kind: 'response', body: JSON.parse(text) as unknown };
+        const body: unknown = JSON.parse(text);
+        return { kind: 'response', body };
       } catch {
         return { kind: 'invalid_json' };
       }
     } catch (error) {
       if (isTimeout(error)) return { kind: 'timeout' };
       const code = errorCodeOf(error);
-      return { kind: 'network_error', message: (error as Error).message, ...(code === undefined ? {} : { code }) };
+      return { kind: 'network_error', message: errorMessage(error), ...(code === undefined ? {} : { code }) };
     }
   }
 }
@@ -129,14 +132,14 @@ async function readLimited(body: AsyncIterable<Buffer>): Promise<string> {
 
 // The system error code (ECONNREFUSED, ENOTFOUND, …) of a failed request, or of the error that caused it.
 function errorCodeOf(error: unknown): string | undefined {
-  const own = (error as { code?: unknown }).code;
-  if (typeof own === 'string' && own !== '') return own;
-  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-  return typeof cause === 'string' && cause !== '' ? cause : undefined;
+  const own = errorCode(error);
+  if (own !== undefined && own !== '') return own;
+  const cause = error instanceof Error ? errorCode(error.cause) : undefined;
+  return cause !== undefined && cause !== '' ? cause : undefined;
 }
 
 function isTimeout(error: unknown): boolean {
-  const name = (error as { name?: string }).name;
+  const name = error instanceof Error ? error.name : undefined;
   return (
     name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
   );

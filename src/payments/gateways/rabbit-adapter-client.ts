@@ -1,4 +1,4 @@
-import type { GatewaySettings } from '../contract/gateway-settings.ts';
+import type { AdapterMethod, GatewaySettings } from '../contract/adapter-contract.ts';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
 import { BrokerLink, type BrokerLinkOptions } from './rabbit-broker-link.ts';
 import { endpointDisplayUrl, isRabbitSettingsProblem, rabbitEndpointOf } from './rabbit-endpoint.ts';
@@ -13,7 +13,7 @@ const LINK_IDLE_MS = 10 * 60 * 1000;
 export interface RabbitTransport {
   send(
     gatewaySettings: GatewaySettings['gateway_settings'],
-    method: string,
+    method: AdapterMethod,
     bodyText: string,
     signature: string | null,
     timeoutMs: number,

@@ -1,3 +1,4 @@
+import { errorCode, errorMessage } from '../../platform/lib/type-guards.ts';
 import { randomUUID } from 'node:crypto';
 import { connect, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Message, type RecoveringChannelModel } from 'amqplib';
 import {
@@ -8,7 +9,7 @@ import {
   requestProperties,
   STATUS_CODE_HEADER,
   type BrokerAddress,
-} from '../../../packages/adapter-kit/src/rabbit-protocol.ts';
+} from '@payrail/adapter-kit';
 import type { AdapterAnswer } from '../domain/adapter-outcome.ts';
 
 // One connection to one broker (as one user), shared by every call to the adapters behind it. Requests go out on a
@@ -144,7 +145,7 @@ export class BrokerLink {
           // Confirmed: the request is in its durable queue; the reply (or the timeout) settles the call.
         });
       } catch (error) {
-        call.settle(networkError(`publishing failed: ${(error as Error).message}`, NOT_SENT_CODES.notConnected));
+        call.settle(networkError(`publishing failed: ${errorMessage(error)}`, NOT_SENT_CODES.notConnected));
       }
     });
   }
@@ -209,7 +210,8 @@ function answerOfReply(message: ConsumeMessage): AdapterAnswer {
   const statusCode = headerNumber(message.properties.headers, STATUS_CODE_HEADER) ?? 200;
   if (statusCode >= 400) return { kind: 'http_error', statusCode };
   try {
-    return { kind: 'response', body: JSON.parse(message.content.toString('utf8')) as unknown };
+    const body: unknown = JSON.parse(message.content.toString('utf8'));
+    return { kind: 'response', body };
   } catch {
     return { kind: 'invalid_json' };
   }
@@ -226,7 +228,7 @@ function isNack(error: unknown): boolean {
 
 // The system error code (ECONNREFUSED, ENOTFOUND, ETIMEDOUT, …) of a failed connection attempt, when there is one.
 function failureOf(error: Error): { message: string; code: string | undefined } {
-  const code = (error as { code?: unknown }).code;
+  const code = errorCode(error);
   return { message: error.message, code: typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : undefined };
 }
 

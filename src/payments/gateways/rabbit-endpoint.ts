@@ -1,11 +1,6 @@
+import { errorMessage } from '../../platform/lib/type-guards.ts';
 import { createHash } from 'node:crypto';
-import {
-  ADAPTER_REQUEST_QUEUE_DEFAULT,
-  brokerAddressOf,
-  isValidQueueName,
-  requestDisplayUrl,
-  type BrokerAddress,
-} from '../../../packages/adapter-kit/src/rabbit-protocol.ts';
+import { ADAPTER_REQUEST_QUEUE_DEFAULT, brokerAddressOf, isValidQueueName, requestDisplayUrl, type BrokerAddress } from '@payrail/adapter-kit';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 
 // Where a gateway with processing_method rabbit sends its requests (spec 2.10: rabbit_url, rabbit_user,
@@ -36,7 +31,7 @@ export function rabbitEndpointOf(gatewaySettings: GatewaySettings['gateway_setti
   try {
     address = brokerAddressOf(url, { user, password });
   } catch (error) {
-    return { field: `${FIELD}.rabbit_url`, message: (error as Error).message };
+    return { field: `${FIELD}.rabbit_url`, message: errorMessage(error) };
   }
   const { connect } = address;
   const passwordDigest = createHash('sha256')

@@ -1,8 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { RoutingDecision } from '../domain/gateway-routing.ts';
 import type { Db } from '../../platform/database.ts';
-import { insertPaymentLogs, type PaymentLogInput } from './processing-repo.ts';
+import { insertPaymentLogs, type PaymentLogInput } from './payment-logs-repo.ts';
 import { payments } from './schema.ts';
+import { assertPaymentJson } from './json-columns.ts';
 
 // The customer's choice of gateway on the provider-selection page, kept only while the payment is init:
 // once its card or bank request was sent, the gateway it went through is final.
@@ -26,6 +27,7 @@ export interface GatewaySwitch {
 // statement conditional on nothing having happened since (still pending, still on that gateway, no provider
 // token): a callback or status check that got there first wins and the failover stops. False: not switched.
 export async function switchRoutedGateway(db: Db, paymentId: number, change: GatewaySwitch): Promise<boolean> {
+  assertPaymentJson({ routingDecision: change.decision });
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(payments)

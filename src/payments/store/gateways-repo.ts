@@ -1,15 +1,20 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { GatewayRoutingRules } from '../domain/gateway-routing.ts';
+import { GatewayRoutingSchema } from '../domain/gateway-routing-rules.ts';
+import { jsonColumnCheck } from '../../platform/lib/json-column-check.ts';
 import type { Db } from '../../platform/database.ts';
 import type { Environment } from './merchants-repo.ts';
 import { gateways } from './schema.ts';
 
 export type GatewayRow = typeof gateways.$inferSelect;
 
+const checkRouting = jsonColumnCheck('gateways.routing', GatewayRoutingSchema);
+
 export async function insertGateway(
   db: Db,
   row: { merchantId: number; environment: Environment; alias: string; settingsSealed: string; routing?: GatewayRoutingRules | null },
 ): Promise<GatewayRow | null> {
+  checkRouting(row.routing);
   const [inserted] = await db.insert(gateways).values(row).onConflictDoNothing().returning();
   return inserted ?? null;
 }
@@ -57,6 +62,7 @@ export async function updateGateway(
   gatewayId: number,
   changes: Partial<Pick<GatewayRow, 'settingsSealed' | 'status' | 'alias'>> & { routing?: GatewayRoutingRules | null },
 ): Promise<GatewayRow | null> {
+  checkRouting(changes.routing);
   const [row] = await db
     .update(gateways)
     .set({ ...changes, updatedAt: new Date() })

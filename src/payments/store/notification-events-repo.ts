@@ -1,5 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import type { SnapshotConflict } from '../domain/notification-body.ts';
+import { type SnapshotConflict, SnapshotConflictSchema } from '../domain/notification-snapshot.ts';
+import { jsonColumnCheck } from '../../platform/lib/json-column-check.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
 import { payments } from './schema.ts';
 
@@ -12,6 +13,10 @@ export interface NotificationEventRow {
   eventId: string;
   occurredAt: Date;
 }
+
+// The snapshot (domain/notification-snapshot.ts) is built by the statements below from the rows it tells of; the one
+// part a caller hands in, a conflict's, is checked against its schema.
+const checkSnapshotConflict = jsonColumnCheck('outbox.event_snapshot.conflict', SnapshotConflictSchema);
 
 // The payment part of a snapshot, read from the row aliased p; the columns an outcome statement is changing in the
 // same statement come from what it writes (an UPDATE's other readers see the row as it was).
@@ -27,7 +32,7 @@ function paymentSnapshotSql(written: { status: SQL; declineReason: SQL; issuedWa
     'walletToken', ${walletToken}, 'walletDisplayName', case when ${walletToken} is not null then p.card_mask end)`;
 }
 
-// The notification an outcome statement (processing-repo.ts outcomeQuery) queues for the payment it moved to a final
+// The notification an outcome statement (outcome-statement-repo.ts outcomeQuery) queues for the payment it moved to a final
 // status: the same snapshot and sequence as insertNotificationEvent. The statement moves a pending payment only,
 // and no other event of a pending payment is queued, so its snapshot cannot miss a sequence committed meanwhile.
 export function outcomeNotificationSql(values: { now: SQL; occurredAt: SQL; eventId: SQL; declineReason: SQL }): SQL {
@@ -44,8 +49,9 @@ export function outcomeNotificationSql(values: { now: SQL; occurredAt: SQL; even
 // concurrent events (a no-op for the many callers that hold it already); the insert, a statement of its own, then
 // sees every sequence committed before.
 export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow): Promise<void> {
+  checkSnapshotConflict(row.conflict);
   await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, row.paymentId)).for('no key update');
-  const result = (await tx.execute(sql`
+  const result = await tx.execute(sql`
     insert into outbox (topic, payment_id, refund_id, dispute_id, event_id, due_at, event_sequence, event_snapshot)
     select 'notification', p.id, r.id, d.id, ${row.eventId}, ${row.occurredAt.toISOString()}::timestamptz,
       (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = p.id and o.topic = 'notification'),
@@ -64,20 +70,20 @@ export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow)
       left join refunds r on r.id = ${row.refundId}::bigint and r.payment_id = p.id
       left join disputes d on d.id = ${row.disputeId}::bigint and d.payment_id = p.id
     where p.id = ${row.paymentId} and (r.id is not null or ${row.refundId}::bigint is null) and (d.id is not null or ${row.disputeId}::bigint is null)
-    returning id`)) as unknown as { rows: unknown[] };
+    returning id`);
   if (result.rows.length !== 1) throw new Error(`payment ${row.paymentId} (or the record of its event) not found for its notification`);
 }
 
 // Queues the payment's last notification about itself once more, the same snapshot under the same sequence with a
 // new event id; false when it has none (its events were queued before snapshots were kept).
 export async function requeueLastPaymentEvent(db: DbOrTx, paymentId: number, eventId: string): Promise<boolean> {
-  const result = (await db.execute(sql`
+  const result = await db.execute(sql`
     insert into outbox (topic, payment_id, event_id, due_at, event_sequence, event_snapshot)
     select 'notification', o.payment_id, ${eventId}, now(), o.event_sequence, o.event_snapshot
     from outbox o
     where o.payment_id = ${paymentId} and o.topic = 'notification' and o.event_snapshot ->> 'kind' = 'payment'
     order by o.event_sequence desc
     limit 1
-    returning id`)) as unknown as { rows: unknown[] };
+    returning id`);
   return result.rows.length === 1;
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { NotificationSnapshot, SnapshotRecord } from '../domain/notification-body.ts';
 import type { Db } from '../../platform/database.ts';
 import type { PaymentRow } from './payments-repo.ts';
-import { OUTBOX_LEASE_MS, type OutboxRow } from './processing-repo.ts';
+import { OUTBOX_LEASE_MS, type OutboxRow } from './outbox-repo.ts';
 import { disputes, merchantKeys, notificationAttempts, outbox, payments, refunds } from './schema.ts';
 
 // The notifier's two statements per batch: one claims due notifications together with what each delivery needs

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, inArray, lt, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
+import { assertPaymentJson } from './json-columns.ts';
 import type { Environment } from './merchants-repo.ts';
 import { outbox, payments } from './schema.ts';
 
@@ -12,42 +13,44 @@ export interface MerchantScope {
   environment: Environment;
 }
 
-// Every column a new payment may set; the INSERT is built once per database and reused (the hot path).
-const INSERTED_COLUMNS = [
-  'token',
-  'merchantId',
-  'environment',
-  'operationType',
-  'requestVariant',
-  'status',
-  'product',
-  'amountMinor',
-  'currency',
-  'gatewayAmountMinor',
-  'gatewayCurrency',
-  'callbackUrl',
-  'redirectSuccessUrl',
-  'redirectFailUrl',
-  'pendingUrl',
-  'extraReturnParam',
-  'orderNumber',
-  'locale',
-  'expiresAt',
-  'recurring',
-  'recurringToken',
-  'walletToken',
-  'needConfirmation',
-  'merchantUrl',
-  'cardMask',
-  'cardHolder',
-  'cardExpiryMonth',
-  'cardExpiryYear',
-  'customer',
-  'recurringData',
-  'bankAccount',
-] as const satisfies readonly (keyof NewPaymentRow)[];
+// Every column a new payment may set, bound to the placeholder of its name: the INSERT is built once per database
+// and reused (the hot path).
+const INSERTED_VALUES = {
+  token: sql.placeholder('token'),
+  merchantId: sql.placeholder('merchantId'),
+  environment: sql.placeholder('environment'),
+  operationType: sql.placeholder('operationType'),
+  requestVariant: sql.placeholder('requestVariant'),
+  status: sql.placeholder('status'),
+  product: sql.placeholder('product'),
+  amountMinor: sql.placeholder('amountMinor'),
+  currency: sql.placeholder('currency'),
+  gatewayAmountMinor: sql.placeholder('gatewayAmountMinor'),
+  gatewayCurrency: sql.placeholder('gatewayCurrency'),
+  callbackUrl: sql.placeholder('callbackUrl'),
+  redirectSuccessUrl: sql.placeholder('redirectSuccessUrl'),
+  redirectFailUrl: sql.placeholder('redirectFailUrl'),
+  pendingUrl: sql.placeholder('pendingUrl'),
+  extraReturnParam: sql.placeholder('extraReturnParam'),
+  orderNumber: sql.placeholder('orderNumber'),
+  locale: sql.placeholder('locale'),
+  // drizzle's Date encoder does not accept null through a placeholder; pass ISO text and cast instead.
+  expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`,
+  recurring: sql.placeholder('recurring'),
+  recurringToken: sql.placeholder('recurringToken'),
+  walletToken: sql.placeholder('walletToken'),
+  needConfirmation: sql.placeholder('needConfirmation'),
+  merchantUrl: sql.placeholder('merchantUrl'),
+  cardMask: sql.placeholder('cardMask'),
+  cardHolder: sql.placeholder('cardHolder'),
+  cardExpiryMonth: sql.placeholder('cardExpiryMonth'),
+  cardExpiryYear: sql.placeholder('cardExpiryYear'),
+  customer: sql.placeholder('customer'),
+  recurringData: sql.placeholder('recurringData'),
+  bankAccount: sql.placeholder('bankAccount'),
+} satisfies Partial<Record<keyof NewPaymentRow, SQL | Placeholder>>;
 
-export type PaymentInsert = Required<Pick<NewPaymentRow, (typeof INSERTED_COLUMNS)[number]>>;
+export type PaymentInsert = Required<Pick<NewPaymentRow, keyof typeof INSERTED_VALUES>>;
 
 // What the create response needs; returning fewer columns keeps the driver's row parsing off the hot path.
 export const CREATED_COLUMNS = {
@@ -69,30 +72,24 @@ export const CREATED_COLUMNS = {
 
 // The merchant's commission terms for the payment's operation, copied into the row as it is inserted (one
 // statement): later changes of the terms never change what an existing payment costs.
-function withCommissionTerms(placeholders: Record<string, unknown>): Record<string, unknown> {
+function withCommissionTerms<V extends object>(values: V) {
   const termOf = (column: 'percent_bp' | 'fixed_minor') =>
     sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${sql.placeholder('merchantId')}
       and operation = ${sql.placeholder('operationType')}), 0)`;
-  return { ...placeholders, commissionPercentBp: termOf('percent_bp'), commissionFixedMinor: termOf('fixed_minor') };
+  return { ...values, commissionPercentBp: termOf('percent_bp'), commissionFixedMinor: termOf('fixed_minor') };
 }
 
 export type CreatedPaymentRow = Pick<PaymentRow, keyof typeof CREATED_COLUMNS>;
 
 function prepareInsert(db: DbOrTx) {
-  const placeholders: Record<string, unknown> = Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)]));
-  // drizzle's Date encoder does not accept null through a placeholder; pass ISO text and cast instead.
-  placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
-  return db
-    .insert(payments)
-    .values(withCommissionTerms(placeholders) as unknown as NewPaymentRow)
-    .returning(CREATED_COLUMNS)
-    .prepare('payrail_insert_payment');
+  return db.insert(payments).values(withCommissionTerms(INSERTED_VALUES)).returning(CREATED_COLUMNS).prepare('payrail_insert_payment');
 }
 
 // Keyed by database or transaction: a statement prepared on the database would run outside the caller's transaction.
 const preparedInserts = new WeakMap<DbOrTx, ReturnType<typeof prepareInsert>>();
 
 export async function insertPayment(db: DbOrTx, row: PaymentInsert): Promise<CreatedPaymentRow> {
+  assertPaymentJson(row);
   let prepared = preparedInserts.get(db);
   if (!prepared) {
     prepared = prepareInsert(db);
@@ -110,13 +107,10 @@ export interface SentTo {
 }
 
 function preparePendingInsert(db: DbOrTx) {
-  const placeholders: Record<string, unknown> = Object.fromEntries(
-    [...INSERTED_COLUMNS, 'gatewayId', 'gatewayAlias'].map((column) => [column, sql.placeholder(column)]),
-  );
-  placeholders['expiresAt'] = sql`${sql.placeholder('expiresAt')}::timestamptz`;
+  const sentToValues = { gatewayId: sql.placeholder('gatewayId'), gatewayAlias: sql.placeholder('gatewayAlias') };
   const inserted = db
     .insert(payments)
-    .values(withCommissionTerms(placeholders) as unknown as NewPaymentRow)
+    .values(withCommissionTerms({ ...INSERTED_VALUES, ...sentToValues }))
     .returning(CREATED_COLUMNS);
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
   const checked = db.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
@@ -136,6 +130,7 @@ export async function insertPendingPayment(
   sentTo: SentTo,
   statusCheckDueAt: Date,
 ): Promise<CreatedPaymentRow> {
+  assertPaymentJson(row);
   if (transition.from !== 'init' || transition.to !== 'pending') throw new Error(`a new payment is not moved ${transition.from} → ${transition.to}`);
   let prepared = preparedPendingInserts.get(db);
   if (!prepared) {

@@ -1,6 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { assertPaymentJson } from './json-columns.ts';
 import type { PaymentRow } from './payments-repo.ts';
-import { enqueue, type Tx } from './processing-repo.ts';
+import { enqueue } from './outbox-repo.ts';
+import type { Tx } from '../../platform/database.ts';
 import { outbox, payments } from './schema.ts';
 
 type NewPaymentRow = typeof payments.$inferInsert;
@@ -34,6 +36,7 @@ export type PayoutInsert = Required<
 // payout whose request never got an answer recorded (a crash between this transaction and the adapter's answer).
 // In the caller's transaction, which also posts its reservation.
 export async function insertPayout(tx: Tx, row: PayoutInsert, statusCheckDueAt: Date): Promise<PaymentRow> {
+  assertPaymentJson(row);
   const termOf = (column: 'percent_bp' | 'fixed_minor') =>
     sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${row.merchantId} and operation = 'payout'), 0)`;
   const [created] = await tx

@@ -26,7 +26,7 @@ interface ApprovalValues {
 
 // The SET entries of a status write that issue the tokens of a series as its first payment is approved: once (an
 // issued token is never replaced), only for a recurring payment, and only when the provider gave its own token.
-// Used by both status writers (transitionPayment and the outcome statement), so no approval path misses it.
+// Used by both status writers (status-writer.ts and the outcome statement), so no approval path misses it.
 function seriesColumnsOnApproval(values: ApprovalValues) {
   const starts = sql`(${values.approved} and ${payments.issuedRecurringToken} is null and ${payments.recurring}
     and coalesce(${values.reportedGatewayToken}, ${payments.recurringGatewayToken}) is not null)`;
@@ -37,7 +37,7 @@ function seriesColumnsOnApproval(values: ApprovalValues) {
   };
 }
 
-// transitionPayment's form, for a transition to approved: the values are known here.
+// status-writer.ts's form, for a transition to approved: the values are known here.
 export function seriesColumnsOnTransition(reportedGatewayToken: string | null | undefined, now: Date) {
   return seriesColumnsOnApproval({
     approved: sql`true`,

@@ -1,3 +1,5 @@
+import { isJsonObject } from './type-guards.ts';
+
 export interface CanonicalJsonOptions {
   omitKeys?: ReadonlySet<string>; // object keys left out at any depth
 }
@@ -27,8 +29,8 @@ export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}
         work.push(item[index]);
         if (index > 0) work.push(new Text(','));
       }
-    } else if (item !== null && typeof item === 'object') {
-      const record = item as Record<string, unknown>;
+    } else if (isJsonObject(item)) {
+      const record = item;
       const keys = Object.keys(record)
         .filter((key) => !omitKeys?.has(key))
         .sort();

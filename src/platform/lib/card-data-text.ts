@@ -1,3 +1,4 @@
+import { PAN_DIGITS_MAX } from './limits.ts';
 import { maskPan } from './pan.ts';
 
 // Card data in free text, masked by what it is rather than by the key that carries it: the payment's own
@@ -22,7 +23,6 @@ export interface CardDataMatcher {
 export const CARD_DATA_REMOVED = '[redacted]';
 
 const PAN_DIGITS_MIN = 13;
-const PAN_DIGITS_MAX = 19;
 const MASK_VISIBLE_HEAD = 6;
 const MASK_VISIBLE_TAIL = 4;
 // What people and programs put between a card's digits: spaces, dashes, dots, and '+' (URL-encoded spaces).

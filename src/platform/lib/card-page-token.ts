@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { isOneOf } from './type-guards.ts';
 
 // The token in a hosted card page's address (/cards/<token>): an HS256 JWT under a key derived from the master key,
 // naming one card, what the page may do with it, and a nonce that the card row must still hold (single use).
@@ -49,10 +50,10 @@ export async function verifyCardPageToken(masterKey: Buffer, token: string): Pro
     const { payload } = await jwtVerify(token, signingKeyOf(masterKey), { algorithms: [ALGORITHM], audience: AUDIENCE, clockTolerance: 0 });
     const cardId = Number(payload.sub);
     const purpose = payload['purpose'];
-    if (!Number.isSafeInteger(cardId) || cardId < 1 || typeof payload.jti !== 'string' || !CARD_PAGE_PURPOSES.includes(purpose as CardPagePurpose)) {
+    if (!Number.isSafeInteger(cardId) || cardId < 1 || typeof payload.jti !== 'string' || !isOneOf(CARD_PAGE_PURPOSES, purpose)) {
       return { valid: false, reason: 'invalid' };
     }
-    return { valid: true, claims: { cardId, purpose: purpose as CardPagePurpose, nonce: payload.jti } };
+    return { valid: true, claims: { cardId, purpose, nonce: payload.jti } };
   } catch (error) {
     return { valid: false, reason: error instanceof joseErrors.JWTExpired ? 'expired' : 'invalid' };
   }

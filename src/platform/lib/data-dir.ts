@@ -13,6 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { errorCode } from './type-guards.ts';
 
 export class DataDirLockedError extends Error {}
 
@@ -50,7 +51,7 @@ export function lockDataDir(dataDir: string): () => void {
       closeSync(descriptor);
       return () => rmSync(lockPath, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
       const holderPid = Number(readFileSync(lockPath, 'utf8').trim());
       if (Number.isInteger(holderPid) && holderPid > 0 && isProcessAlive(holderPid)) {
         throw new DataDirLockedError(
@@ -68,7 +69,7 @@ export function isProcessAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 

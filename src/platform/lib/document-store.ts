@@ -4,6 +4,7 @@ import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import { randomHex } from './crypto.ts';
+import { errorCode, errorMessage, isOneOf } from './type-guards.ts';
 
 // Evidence files of disputes, kept in one folder outside anything served (the data folder or
 // PAYRAIL_DISPUTE_DOCUMENTS_DIR): folder 0700, files 0600, each under a random name. An upload is written to a
@@ -33,7 +34,7 @@ export interface StagedDocument {
 // The upload's own stream failed (the client broke off, or sent malformed multipart): not a fault of the store.
 export class DocumentSourceError extends Error {
   constructor(cause: unknown) {
-    super(`the document upload broke off: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(`the document upload broke off: ${errorMessage(cause)}`, { cause });
     this.name = 'DocumentSourceError';
   }
 }
@@ -47,7 +48,7 @@ export class DocumentMissingError extends Error {
 }
 
 export function isDocumentMediaType(mediaType: string | null): mediaType is DocumentMediaType {
-  return mediaType !== null && (DOCUMENT_MEDIA_TYPES as readonly string[]).includes(mediaType);
+  return isOneOf(DOCUMENT_MEDIA_TYPES, mediaType);
 }
 
 export class DocumentStore {
@@ -121,7 +122,7 @@ export class DocumentStore {
     try {
       handle = await open(this.#pathOf(storedName), 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DocumentMissingError(storedName);
+      if (errorCode(error) === 'ENOENT') throw new DocumentMissingError(storedName);
       throw error;
     }
     try {

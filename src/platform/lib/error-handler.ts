@@ -42,7 +42,7 @@ const kindOf = (status: number) => (status === 422 ? 'validation' : status === 4
 
 function describeError(error: FastifyError | ApiError): { status: number; items: readonly ErrorItem[] } {
   if (error instanceof ApiError) return { status: error.statusCode, items: error.items };
-  const fastifyError = error as FastifyError;
+  const fastifyError = error; // a FastifyError once an ApiError is ruled out
   if (Array.isArray(fastifyError.validation)) {
     return { status: 422, items: validationItems(fastifyError.validation, fastifyError.validationContext) };
   }

@@ -32,12 +32,15 @@ function formatterFor(locale: AmountLocale, symbolCurrency: string | null, expon
 
 // The exact decimal text of the amount ("-1234.56"), built from the integer: Intl formats a decimal string
 // exactly, where a float division would round amounts beyond 2^53 or with many fraction digits.
-function decimalText(minor: bigint, exponent: number): string {
+function decimalText(minor: bigint, exponent: number): Intl.StringNumericLiteral {
   const sign = minor < 0n ? '-' : '';
   const digits = (minor < 0n ? -minor : minor).toString().padStart(exponent + 1, '0');
-  if (exponent === 0) return `${sign}${digits}`;
-  return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  const text = exponent === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  if (!isDecimalText(text)) throw new Error(`not a decimal: ${text}`);
+  return text;
 }
+
+const isDecimalText = (text: string): text is `${number}` => /^-?[0-9]+(\.[0-9]+)?$/.test(text);
 
 export function formatAmount(amountMinor: number | bigint, currency: string, exponent: number, locale: AmountLocale): string {
   if (typeof amountMinor === 'number' && !Number.isSafeInteger(amountMinor)) {
@@ -47,6 +50,6 @@ export function formatAmount(amountMinor: number | bigint, currency: string, exp
     throw new Error(`exponent must be an integer from 0 to ${EXPONENT_MAX}, got ${exponent}`);
   }
   const text = decimalText(BigInt(amountMinor), exponent);
-  if (currency === HOME_CURRENCY[locale]) return formatterFor(locale, currency, exponent).format(text as Intl.StringNumericLiteral);
-  return `${formatterFor(locale, null, exponent).format(text as Intl.StringNumericLiteral)} ${currency}`;
+  if (currency === HOME_CURRENCY[locale]) return formatterFor(locale, currency, exponent).format(text);
+  return `${formatterFor(locale, null, exponent).format(text)} ${currency}`;
 }

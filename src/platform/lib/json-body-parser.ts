@@ -41,8 +41,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
   const defaultParser = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string; // parseAs: 'string'
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text: string, done) => {
     if (jsonNestingDepth(text, JSON_NESTING_DEPTH_MAX) > JSON_NESTING_DEPTH_MAX) {
       done(new ApiError('invalid_json', 400, `request body nests objects and arrays deeper than ${JSON_NESTING_DEPTH_MAX} levels`), undefined);
       return;

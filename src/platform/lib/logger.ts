@@ -25,8 +25,10 @@ export function loggerOptions(level: string): LoggerOptions {
     },
     hooks: {
       logMethod(args, method) {
-        const masked = args.map((item: unknown) => (typeof item === 'string' ? maskCardDataInText(item) : item));
-        method.apply(this, masked as Parameters<typeof method>);
+        args.forEach((item: unknown, index) => {
+          if (typeof item === 'string') args[index] = maskCardDataInText(item);
+        });
+        method.apply(this, args);
       },
     },
   };

@@ -1,28 +1,29 @@
 import type { FastifySchema } from 'fastify';
 import { coreErrorEnvelopeSchema, errorEnvelopeSchema } from './error-envelope-schema.ts';
+import { objectAt, objectsIn } from './json-path.ts';
+import { isJsonObject } from './type-guards.ts';
 
 // The error answers every route of an API can give, whatever it does: added to the document only (a @fastify/swagger
 // transform), so the routes' runtime validators and serializers stay exactly as each route declares them.
 
-interface DocumentedSchema extends FastifySchema {
-  hide?: boolean;
+// What apiKindOf reads of a route's schema (or of an operation of the document).
+interface DocumentedSchema {
   tags?: readonly string[];
-  security?: readonly Record<string, readonly string[]>[];
-  response?: Record<string | number, unknown>;
+  security?: readonly object[];
 }
 
 type Envelope = (texts: { meaning: string; codes: string }) => unknown;
 
 interface CommonError {
   status: number;
-  applies: (schema: DocumentedSchema, api: ApiKind) => boolean;
+  applies: (schema: FastifySchema, api: ApiKind) => boolean;
   meaning: string;
   codes: string;
 }
 
 type ApiKind = 'merchant' | 'admin' | 'core' | 'public';
 
-const hasInput = (schema: DocumentedSchema) => schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined;
+const hasInput = (schema: FastifySchema) => schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined;
 
 const COMMON_ERRORS: readonly CommonError[] = [
   {
@@ -73,11 +74,15 @@ export function apiKindOf(schema: DocumentedSchema): ApiKind {
   return 'public';
 }
 
-function withCommonErrors(schema: DocumentedSchema | undefined): DocumentedSchema | undefined {
-  if (schema === undefined || schema.hide === true) return schema;
-  const api = apiKindOf(schema);
+function withCommonErrors(schema: FastifySchema): FastifySchema {
+  if (!isJsonObject(schema) || schema['hide'] === true) return schema;
+  const tags = schema['tags'];
+  const api = apiKindOf({
+    tags: Array.isArray(tags) ? tags.filter((tag) => typeof tag === 'string') : undefined,
+    security: objectsIn(schema['security']),
+  });
   const envelope: Envelope = api === 'core' ? coreErrorEnvelopeSchema : errorEnvelopeSchema;
-  const response: Record<string, unknown> = { ...schema.response };
+  const response: Record<string, unknown> = { ...objectAt(schema, 'response') };
   for (const error of COMMON_ERRORS) {
     if (!error.applies(schema, api) || response[String(error.status)] !== undefined) continue;
     // Spelled out as JSON: a route that answers files (`produces`) still fails in JSON.
@@ -88,6 +93,7 @@ function withCommonErrors(schema: DocumentedSchema | undefined): DocumentedSchem
 }
 
 // The transform option of @fastify/swagger.
-export function commonErrorsTransform({ schema, url }: { schema: FastifySchema | undefined; url: string }): { schema: FastifySchema; url: string } {
-  return { schema: withCommonErrors(schema as DocumentedSchema | undefined) as FastifySchema, url };
+// @fastify/swagger types the schema as always there; a route without one passes undefined, returned as it came.
+export function commonErrorsTransform({ schema, url }: { schema: FastifySchema; url: string }): { schema: FastifySchema; url: string } {
+  return { schema: withCommonErrors(schema), url };
 }

@@ -17,3 +17,5 @@ export const DEMO_CORE_USER = { email: 'ada@example.com', phone: '+447700900123'
 // The second person of the seed, whom the money-charge examples ask for money.
 export const DEMO_CORE_PAYER = { email: 'alan@example.com', phone: '+447700900789', password: 'another long demo phrase' } as const;
 export type DemoPlaceholderName = keyof typeof DEMO_PLACEHOLDERS;
+const isPlaceholderName = (name: string): name is DemoPlaceholderName => Object.hasOwn(DEMO_PLACEHOLDERS, name);
+export const DEMO_PLACEHOLDER_NAMES: readonly DemoPlaceholderName[] = Object.keys(DEMO_PLACEHOLDERS).filter(isPlaceholderName);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_PLACEHOLDERS, type DemoPlaceholderName } from './openapi-demo-placeholders.ts';
+import { DEMO_PLACEHOLDER_NAMES, DEMO_PLACEHOLDERS, type DemoPlaceholderName } from './openapi-demo-placeholders.ts';
+import { isJsonObject } from './type-guards.ts';
 
 // The demo seed (runtime/demo-seed.ts) writes what it created to the data folder; the document of that server shows
 // those values where its examples carry the placeholders, so "Try it out" acts on the seed's payments. Without the
@@ -29,25 +30,38 @@ export function readDemoValues(dataDir: string): DemoValues {
   } catch {
     return {};
   }
-  if (parsed === null || typeof parsed !== 'object') return {};
+  if (!isJsonObject(parsed)) return {};
   const values: DemoValues = {};
-  for (const name of Object.keys(DEMO_PLACEHOLDERS) as DemoPlaceholderName[]) {
-    const value = (parsed as Record<string, unknown>)[name];
+  for (const name of DEMO_PLACEHOLDER_NAMES) {
+    const value = parsed[name];
     if (typeof value === 'string' && /^[0-9a-f]{32}$/.test(value)) values[name] = value;
   }
   return values;
 }
 
-function replaceIn(value: unknown, replacements: readonly [string, string][]): unknown {
-  if (typeof value === 'string') return replacements.reduce((text, [placeholder, real]) => text.replaceAll(placeholder, real), value);
-  if (Array.isArray(value)) return value.map((item) => replaceIn(item, replacements));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceIn(item, replacements)]));
+// Every text inside `value` with the placeholders replaced, in place.
+function replaceInside(value: unknown, replace: (text: string) => string): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      if (typeof item === 'string') value[index] = replace(item);
+      else replaceInside(item, replace);
+    });
+  } else if (isJsonObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === 'string') value[key] = replace(item);
+      else replaceInside(item, replace);
+    }
   }
-  return value;
 }
 
+// A copy of the document with the demo values in place of their placeholders (the document itself when none).
 export function withDemoValues<T>(document: T, values: DemoValues): T {
-  const replacements = (Object.entries(values) as [DemoPlaceholderName, string][]).map(([name, real]): [string, string] => [DEMO_PLACEHOLDERS[name], real]);
-  return replacements.length === 0 ? document : (replaceIn(document, replacements) as T);
+  const replacements = DEMO_PLACEHOLDER_NAMES.flatMap((name): [string, string][] => {
+    const real = values[name];
+    return real === undefined ? [] : [[DEMO_PLACEHOLDERS[name], real]];
+  });
+  if (replacements.length === 0) return document;
+  const copy = structuredClone(document);
+  replaceInside(copy, (text) => replacements.reduce((replaced, [placeholder, real]) => replaced.replaceAll(placeholder, real), text));
+  return copy;
 }

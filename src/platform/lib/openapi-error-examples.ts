@@ -1,3 +1,4 @@
+import { objectAt, textAt } from './json-path.ts';
 import { KNOWN_ERROR_CODES, USUAL_CODE_OF_STATUS, USUAL_CORE_CODE_OF_STATUS } from './openapi-error-codes.ts';
 
 // Each error answer of the document says which codes it carries at its status and shows one as the service sends
@@ -72,19 +73,18 @@ function errorExample(status: number, code: string, core: boolean): Json {
 }
 
 function envelopeCodesText(schema: Json): string | undefined {
-  const errors = (schema['properties'] as Json | undefined)?.['errors'] as Json | undefined;
-  const code = ((errors?.['items'] as Json | undefined)?.['properties'] as Json | undefined)?.['code'] as Json | undefined;
-  return code === undefined ? undefined : ((code['description'] as string | undefined) ?? '');
+  const code = objectAt(schema, 'properties', 'errors', 'items', 'properties', 'code');
+  return code === undefined ? undefined : (textAt(code, 'description') ?? '');
 }
 
 // One error response of an operation: its description names its codes, its JSON answer shows the first.
 export function documentErrorResponse(response: Json, status: number, security: readonly Json[]): void {
-  const media = (response['content'] as Record<string, Json> | undefined)?.['application/json'];
-  const schema = media?.['schema'] as Json | undefined;
+  const media = objectAt(response, 'content', 'application/json');
+  const schema = objectAt(media, 'schema');
   if (media === undefined || schema === undefined) return;
   const codesText = envelopeCodesText(schema);
   if (codesText === undefined) return;
-  const core = (schema['properties'] as Json)['result'] === undefined;
+  const core = objectAt(schema, 'properties')?.['result'] === undefined;
   const appToken = security.some((requirement) => 'appToken' in requirement);
   const codes = codesOfStatus(codesText, status, core, appToken);
   const first = codes[0];

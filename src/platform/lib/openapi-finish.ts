@@ -1,8 +1,10 @@
+import { objectAt, objectsIn } from './json-path.ts';
 import { readDemoValues, withDemoValues } from './openapi-demo-values.ts';
 import { documentErrorResponse } from './openapi-error-examples.ts';
 import { orderOperations } from './openapi-operation-order.ts';
 import { addParameterExamples } from './openapi-parameter-examples.ts';
 import { shareRepeatedResponses, shareRepeatedSchemas } from './openapi-shared-responses.ts';
+import { isJsonObject } from './type-guards.ts';
 
 // The last pass over the generated document (@fastify/swagger's transformObject): what a reader of Swagger UI needs
 // that the routes' schemas do not carry, in one place.
@@ -35,21 +37,25 @@ function describeSuccess(operation: Json, response: Json): void {
 function finishOperation(operation: Json): void {
   addParameterExamples(operation);
   describeExampleAnswer(operation);
-  const security = (operation['security'] as Json[] | undefined) ?? [];
-  for (const [status, response] of Object.entries((operation['responses'] as Record<string, Json> | undefined) ?? {})) {
+  const security = objectsIn(operation['security']);
+  for (const [status, response] of Object.entries(objectAt(operation, 'responses') ?? {})) {
+    if (!isJsonObject(response)) continue;
     if (status.startsWith('2')) describeSuccess(operation, response);
     else if (Number(status) >= 400) documentErrorResponse(response, Number(status), security);
   }
 }
 
 export function finishOpenApiDocument<T extends object>(openApiDocument: T, dataDir: string): T {
-  const document = openApiDocument as { paths?: Record<string, Json> };
-  for (const item of Object.values(document.paths ?? {})) {
+  if (!isJsonObject(openApiDocument)) return openApiDocument;
+  for (const item of Object.values(objectAt(openApiDocument, 'paths') ?? {})) {
     for (const method of OPERATION_KEYS) {
-      const operation = item[method] as Json | undefined;
+      const operation = objectAt(item, method);
       if (operation !== undefined) finishOperation(operation);
     }
   }
-  orderOperations(document);
-  return shareRepeatedSchemas(shareRepeatedResponses(withDemoValues(openApiDocument, readDemoValues(dataDir))));
+  orderOperations(openApiDocument);
+  const document = withDemoValues(openApiDocument, readDemoValues(dataDir));
+  shareRepeatedResponses(document);
+  shareRepeatedSchemas(document);
+  return document;
 }

@@ -2,7 +2,8 @@
 // the core banking API from its sign-in, the admin API, and the gateways' callbacks. Swagger UI shows the tags in
 // this order and each tag's operations in the order of `paths`; "Try it out" in that order works on the demo seed.
 
-type Json = Record<string, unknown>;
+import { objectAt, type JsonObject as Json } from './json-path.ts';
+import { isJsonObject, isOneOf } from './type-guards.ts';
 
 const TAG_ORDER: readonly { name: string; description: string }[] = [
   { name: 'payments', description: 'Take a payment: hosted (a checkout page) or Host-to-Host (card data in the request), then read it or act on it.' },
@@ -38,8 +39,7 @@ const OPERATION_KEYS = ['post', 'get', 'put', 'patch', 'delete'] as const;
 
 function tagRankOf(pathItem: Json): number {
   const ranks = OPERATION_KEYS.flatMap((method) => {
-    const operation = pathItem[method] as { tags?: string[] } | undefined;
-    const tag = operation?.tags?.[0];
+    const tag = firstTagOf(objectAt(pathItem, method));
     return tag === undefined ? [] : [TAG_ORDER.findIndex((entry) => entry.name === tag)];
   }).map((rank) => (rank === -1 ? TAG_ORDER.length : rank));
   return ranks.length === 0 ? TAG_ORDER.length : Math.min(...ranks);
@@ -47,27 +47,36 @@ function tagRankOf(pathItem: Json): number {
 
 function withOperationsInOrder(item: Json): Json {
   const operations = OPERATION_KEYS.filter((method) => item[method] !== undefined).map((method) => [method, item[method]]);
-  const others = Object.entries(item).filter(([key]) => !(OPERATION_KEYS as readonly string[]).includes(key));
+  const others = Object.entries(item).filter(([key]) => !isOneOf(OPERATION_KEYS, key));
   return Object.fromEntries([...others, ...operations]);
 }
 
-export function orderOperations(document: { paths?: Record<string, Json>; tags?: unknown }): void {
-  const entries = Object.entries(document.paths ?? {});
+function pathItemsOf(document: Json): [string, Json][] {
+  return Object.entries(objectAt(document, 'paths') ?? {}).flatMap(([path, item]): [string, Json][] => (isJsonObject(item) ? [[path, item]] : []));
+}
+
+function firstTagOf(operation: Json | undefined): string | undefined {
+  const tags = operation?.['tags'];
+  return Array.isArray(tags) && typeof tags[0] === 'string' ? tags[0] : undefined;
+}
+
+export function orderOperations(document: Json): void {
+  const entries = pathItemsOf(document);
   const ranked = entries.map(([path, item], index) => ({ path, item, rank: tagRankOf(item) * 2 + (LAST_IN_TAG.has(path) ? 1 : 0), index }));
   ranked.sort((left, right) => left.rank - right.rank || left.index - right.index);
-  document.paths = Object.fromEntries(ranked.map(({ path, item }) => [path, withOperationsInOrder(item)]));
-  document.tags = TAG_ORDER.map((entry) => ({ ...entry }));
+  document['paths'] = Object.fromEntries(ranked.map(({ path, item }) => [path, withOperationsInOrder(item)]));
+  document['tags'] = TAG_ORDER.map((entry) => ({ ...entry }));
 }
 
 // The operations in the order Swagger UI lists them: by tag, then by path.
-export function operationsInOrder(document: { paths?: Record<string, Json> }): { path: string; method: string; operation: Json }[] {
+export function operationsInOrder(document: Json): { path: string; method: string; operation: Json }[] {
   const found: { path: string; method: string; operation: Json; rank: number; index: number }[] = [];
   let index = 0;
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
+  for (const [path, item] of pathItemsOf(document)) {
     for (const method of OPERATION_KEYS) {
-      const operation = item[method] as Json | undefined;
+      const operation = objectAt(item, method);
       if (operation === undefined) continue;
-      const tag = (operation['tags'] as string[] | undefined)?.[0];
+      const tag = firstTagOf(operation);
       const rank = TAG_ORDER.findIndex((entry) => entry.name === tag);
       found.push({ path, method, operation, rank: rank === -1 ? TAG_ORDER.length : rank, index: index++ });
     }

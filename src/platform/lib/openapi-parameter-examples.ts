@@ -1,3 +1,4 @@
+import { objectsIn } from './json-path.ts';
 import { DEMO_PLACEHOLDERS } from './openapi-demo-placeholders.ts';
 
 // The example of each path and query parameter: what "Try it out" fills in. Path tokens name the demo seed's records
@@ -65,8 +66,7 @@ const BY_OPERATION: Readonly<Record<string, Readonly<Record<string, unknown>>>> 
 };
 
 export function addParameterExamples(operation: Json): void {
-  const parameters = operation['parameters'] as Json[] | undefined;
-  if (parameters === undefined) return;
+  const parameters = objectsIn(operation['parameters']);
   const own = BY_OPERATION[String(operation['operationId'])] ?? {};
   for (const parameter of parameters) {
     if (parameter['example'] !== undefined || parameter['examples'] !== undefined) continue;

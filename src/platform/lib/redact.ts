@@ -1,3 +1,4 @@
+import { CARD_NUMBER_NAMES, CARD_SECURITY_CODE_NAMES, isSecretName, keyNameOf } from '@payrail/adapter-kit';
 import {
   CARD_DATA_REMOVED,
   cardDataMatcher,
@@ -7,19 +8,14 @@ import {
   type SensitiveCardData,
 } from './card-data-text.ts';
 import { maskPan } from './pan.ts';
-import { isSecretName, keyNameOf } from './secret-names.ts';
 
 export type { SensitiveCardData } from './card-data-text.ts';
 
 // The one redaction of everything we log or store from outside: payment logs, the service's own log lines
-// (pino) and the sandbox adapter's logs. By key name (secret-names.ts) and by value: card numbers masked
-// (first 6 / last 4) and the payment's CVV removed whatever key or sentence carries them.
+// (pino) and the sandbox adapter's logs. By key name (the adapter kit's one list of secret, security code and card
+// number names, compared as keyNameOf gives them) and by value: card numbers masked (first 6 / last 4) and the
+// payment's CVV removed whatever key or sentence carries them.
 const REDACTED = CARD_DATA_REMOVED;
-
-// Key names are compared lowercased with everything but letters and digits dropped: "Card-Number",
-// "card_number" and "cardNumber" are one name.
-const REMOVED_KEYS: ReadonlySet<string> = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'securitycode', 'cardsecuritycode', 'cardcvv', 'cardcvc']);
-const PAN_KEYS: ReadonlySet<string> = new Set(['pan', 'cardnumber', 'cardno', 'cardnum']);
 
 const REDACT_DEPTH_MAX = 12;
 const REDACT_ARRAY_ITEMS_MAX = 100;
@@ -105,11 +101,11 @@ class Redaction {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value).slice(0, REDACT_OBJECT_KEYS_MAX)) {
       const name = keyNameOf(key);
-      if (this.isCvv(item) || (this.byKey && REMOVED_KEYS.has(name))) continue;
+      if (this.isCvv(item) || (this.byKey && CARD_SECURITY_CODE_NAMES.has(name))) continue;
       let safe: unknown;
       if (this.byKey && isSecretName(name)) safe = REDACTED;
-      else if (this.byKey && PAN_KEYS.has(name) && (typeof item === 'string' || typeof item === 'number')) safe = maskPanText(String(item));
-      else if (this.byKey && PAN_KEYS.has(name) && item !== null && typeof item !== 'object') safe = REDACTED;
+      else if (this.byKey && CARD_NUMBER_NAMES.has(name) && (typeof item === 'string' || typeof item === 'number')) safe = maskPanText(String(item));
+      else if (this.byKey && CARD_NUMBER_NAMES.has(name) && item !== null && typeof item !== 'object') safe = REDACTED;
       else safe = this.value(item, depth + 1);
       const safeKey = maskCardNumbersInText(key, this.matcher);
       // defineProperty: a "__proto__" key from parsed JSON stays a plain key. Only there: it would turn every copy

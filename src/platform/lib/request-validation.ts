@@ -17,7 +17,6 @@ export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 const NUL_DEPTH_MAX = 128; // JSON bodies nest at most 64 levels (json-body-parser.ts)
 
 type JsonSchema = Record<string, unknown>;
-type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 // One validator compiler for every route. Nothing is coerced inside Ajv: a JSON body is taken exactly as typed
@@ -30,7 +29,7 @@ type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null 
 export function registerRequestValidation(app: FastifyInstance): void {
   const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: false, strictNumbers: true, addUsedSchema: false });
   addFormats.default(ajv);
-  app.setValidatorCompiler(({ schema, httpPart }) => compileRequestValidator(ajv, schema, httpPart as HttpPart | undefined));
+  app.setValidatorCompiler(({ schema, httpPart }) => compileRequestValidator(ajv, schema, httpPart));
   app.addHook('preValidation', (request, _reply, done) => {
     const parts = [
       ['params', request.params],
@@ -58,8 +57,8 @@ function fieldOf(pointer: string): string {
   return pointer.split('/').filter(Boolean).join('.');
 }
 
-function compileRequestValidator(ajv: Ajv, schema: FastifySchema, httpPart: HttpPart | undefined): Validator {
-  const ceiled = withIntegerCeiling(schema as JsonSchema);
+function compileRequestValidator(ajv: Ajv, schema: FastifySchema, httpPart: string | undefined): Validator {
+  const ceiled = withIntegerCeiling(schema);
   const validate = ajv.compile(ceiled);
   const fromText = httpPart === 'body' ? null : textCoercion(ceiled);
   const validator: Validator = (data: unknown) => {
@@ -88,7 +87,7 @@ export function nulPath(value: unknown, path: string, depth: number): string | n
 // A copy of the schema in which every integer without a maximum (minimum) gets ±REQUEST_INTEGER_MAX: the net under
 // schemas that forgot one. A decimal number is only kept finite (strictNumbers); its bounds are its field's own
 // rule (a core banking amount over the wallet bound is 422 invalid_amount). TypeBox's own keys are left as they are.
-function withIntegerCeiling(schema: JsonSchema): JsonSchema {
+function withIntegerCeiling(schema: object): JsonSchema {
   const copy: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) copy[key] = ceiledValue(key, value);
   if (isInteger(copy['type'])) {
@@ -127,7 +126,7 @@ function typesOf(schema: JsonSchema): Set<string> {
 // Query strings, path segments and headers are text: a property whose schema wants a number, an integer or a
 // boolean is converted when its text is written plainly, and left as text otherwise, for the schema to refuse.
 export function textCoercion(schema: object): ((data: unknown) => void) | null {
-  const properties = (schema as JsonSchema)['properties'];
+  const properties = isSchemaObject(schema) ? schema['properties'] : undefined;
   if (!isSchemaObject(properties)) return null;
   const converters = Object.entries(properties).flatMap(([name, property]) => (isSchemaObject(property) ? [[name, converterFor(property)] as const] : []));
   return (data) => {

@@ -4,6 +4,7 @@ import { reviewBankAccount } from '../../core-banking/index.ts';
 import { createBankAccount } from '../../core-banking/index.ts';
 import { createBankTransfer } from '../../core-banking/index.ts';
 import { createMoneyCharge } from '../../core-banking/index.ts';
+import { objectAt } from '../lib/json-path.ts';
 import { DEMO_CORE_PAYER, DEMO_CORE_USER } from '../lib/openapi-demo-placeholders.ts';
 
 // The core banking half of the demo seed: the demo person (#1) and the person the money-charge examples ask (#2),
@@ -22,7 +23,7 @@ export async function seedCoreBanking(context: AppContext, call: Inject, adminKe
   await call('POST', '/api/admin/v1/users', adminKey, { ...DEMO_CORE_USER, name: 'Ada', surname: 'Lovelace', ...person });
   const payer = await call('POST', '/api/admin/v1/users', adminKey, { ...DEMO_CORE_PAYER, name: 'Alan', surname: 'Turing', ...person });
   const adaId = 1;
-  const alanId = Number((payer['profile'] as { id: number } | undefined)?.id ?? 2);
+  const alanId = Number(objectAt(payer, 'profile')?.['id'] ?? 2);
   const deps = { db: context.database.db, currencies: context.currencies };
   const details = {
     beneficiary_type: 'individual_stakeholder',

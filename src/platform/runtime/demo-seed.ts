@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { objectAt, textAt } from '../lib/json-path.ts';
 import { SANDBOX_TEST_CARD_NUMBERS } from '../lib/sandbox-test-cards.ts';
+import { isJsonObject } from '../lib/type-guards.ts';
 import { createMerchant } from '../../payments/index.ts';
 import { type DemoValues, demoValuesPath } from '../lib/openapi-demo-values.ts';
 import { createPaymentCardExample, createPaymentHostedExample } from '../../payments/routes/merchant-api/examples.ts';
@@ -30,7 +32,15 @@ export interface DemoSeed {
 async function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, authorization: string, body?: object): Promise<Record<string, unknown>> {
   const response = await app.inject({ method, url, headers: { authorization: `Bearer ${authorization}` }, ...(body ? { payload: body } : {}) });
   if (response.statusCode !== 200) throw new Error(`demo seed: ${method} ${url} answered ${response.statusCode} ${response.body.slice(0, 300)}`);
-  return response.json() as Record<string, unknown>;
+  const answer: unknown = response.json();
+  if (!isJsonObject(answer)) throw new Error(`demo seed: ${method} ${url} answered ${response.body.slice(0, 300)}`);
+  return answer;
+}
+
+function tokenIn(answer: unknown, record: string): string {
+  const token = textAt(objectAt(answer, record), 'token');
+  if (token === undefined) throw new Error(`demo seed: the answer has no ${record}.token`);
+  return token;
 }
 
 async function createDemoPayment(app: FastifyInstance, key: string, body: object): Promise<string> {
@@ -57,7 +67,7 @@ async function createDemoDispute(app: FastifyInstance, key: string, paymentToken
     payload,
   });
   if (response.statusCode !== 200) throw new Error(`demo seed: POST /api/v1/disputes answered ${response.statusCode} ${response.body.slice(0, 300)}`);
-  return String((response.json() as { dispute: { token: string } }).dispute.token);
+  return tokenIn(response.json(), 'dispute');
 }
 
 export async function seedDemo(app: FastifyInstance, db: Db, masterKey: Buffer, adminKey: string, config: Config): Promise<DemoSeed> {
@@ -77,7 +87,7 @@ async function seedDemoRecords(app: FastifyInstance, key: string, adminKey: stri
   const cards = SANDBOX_TEST_CARD_NUMBERS;
   const approved = await call(app, 'POST', '/api/v1/payments', key, withCard('demo-approved', cards.approved));
   // The sandbox gateway is reached at PAYRAIL_PUBLIC_URL: when it cannot be, stop here rather than wait on each payment.
-  const status = (approved['payment'] as { status?: string } | undefined)?.status;
+  const status = textAt(objectAt(approved, 'payment'), 'status');
   if (status !== 'approved')
     throw new Error(`the demo payment is ${String(status)}, not approved: can the sandbox gateway reach ${app.payrail.config.publicUrl}?`);
   values.approvedPaymentToken = String(approved['token']);
@@ -90,7 +100,7 @@ async function seedDemoRecords(app: FastifyInstance, key: string, adminKey: stri
   values.resendOtpPaymentToken = await createDemoPayment(app, key, withCard('demo-resend-code', cards.secure_code_approved));
   values.nextStepPaymentToken = await createDemoPayment(app, key, withCard('demo-next-step', cards.next_step_approved));
   const refunded = await call(app, 'POST', '/api/v1/refunds', key, { token: values.approvedPaymentToken, amount: 500 });
-  values.refundToken = String((refunded['refund'] as { token: string }).token);
+  values.refundToken = tokenIn(refunded, 'refund');
   values.disputeToken = await createDemoDispute(app, key, values.approvedPaymentToken);
   await seedCoreBanking(app.payrail, (method, url, authorization, body) => call(app, method, url, authorization, body), adminKey);
 }

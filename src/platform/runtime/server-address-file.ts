@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { isProcessAlive, writeFileAtomically } from '../lib/data-dir.ts';
 import { selfSignedCertPath } from '../lib/tls.ts';
+import { errorCode, errorMessage, isJsonObject } from '../lib/type-guards.ts';
 
 // `npm start` says where it listens in the data folder, so the CLI on the same machine finds it without --url.
 const SERVER_ADDRESS_FILE_NAME = 'server.json';
@@ -58,8 +59,8 @@ export function readServerAddress(dataDir: string): FoundServerAddress {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent', path };
-    return { state: 'unreadable', path, reason: (error as Error).message };
+    if (errorCode(error) === 'ENOENT') return { state: 'absent', path };
+    return { state: 'unreadable', path, reason: errorMessage(error) };
   }
   if (text.length > SERVER_ADDRESS_FILE_BYTES_MAX) return { state: 'unreadable', path, reason: `larger than ${SERVER_ADDRESS_FILE_BYTES_MAX} bytes` };
   const address = parseServerAddress(text);
@@ -74,8 +75,8 @@ function parseServerAddress(text: string): ServerAddress | null {
   } catch {
     return null;
   }
-  if (value === null || typeof value !== 'object') return null;
-  const { url, port, pid, caFile, startedAt } = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return null;
+  const { url, port, pid, caFile, startedAt } = value;
   if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url)) return null;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) return null;
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid < 1) return null;

@@ -6,8 +6,7 @@ import { demoValuesPath } from '../lib/openapi-demo-values.ts';
 import { DEMO_CORE_USER } from '../lib/openapi-demo-placeholders.ts';
 import { seedDemo } from './demo-seed.ts';
 import { loadTls } from '../lib/tls.ts';
-import { deleteExpiredIdempotencyKeys } from '../../payments/index.ts';
-import { countMerchants } from '../../payments/index.ts';
+import { hasNoMerchants, sweepExpiredIdempotencyKeys } from '../../payments/index.ts';
 import { openStore } from './open-store.ts';
 import { createAdapterClient } from '../../payments/index.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/runner.ts';
@@ -15,7 +14,7 @@ import { demoMerchantKeyPath, writeDemoMerchantKey } from './demo-key-file.ts';
 import { loadSecrets } from './secrets.ts';
 import { boundPort, publishServerAddress, serverAddressOf } from './server-address-file.ts';
 import { serveSandboxOverRabbit } from './start-sandbox-adapter.ts';
-import type { RabbitServer } from '../../../packages/adapter-kit/src/rabbit-server.ts';
+import type { RabbitServer } from '@payrail/adapter-kit';
 
 const IDEMPOTENCY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -61,11 +60,11 @@ export async function startApi(config: Config, print: (line: string) => void, ro
     if (secrets.adminKeyCreatedAt) print(`Admin key (shown once; kept in ${secrets.adminKeyCreatedAt}): ${secrets.adminKey}`);
     // The demo data includes a person whose password the docs print: never under NODE_ENV=production.
     const demoAllowed = store.brandNew && config.demoMerchant && config.nodeEnv !== 'production';
-    if (demoAllowed && (await countMerchants(store.database.db)) === 0) {
+    if (demoAllowed && (await hasNoMerchants(store.database.db))) {
       await printDemoMerchant(app, store.database.db, { masterKey: secrets.masterKey, adminKey: secrets.adminKey }, config, print);
     }
     const sweep = setInterval(() => {
-      deleteExpiredIdempotencyKeys(store.database.db).catch((error: unknown) => app?.log.warn({ err: error }, 'idempotency sweep failed'));
+      sweepExpiredIdempotencyKeys(store.database.db).catch((error: unknown) => app?.log.warn({ err: error }, 'idempotency sweep failed'));
     }, IDEMPOTENCY_SWEEP_INTERVAL_MS);
     sweep.unref();
     const removeServerAddress = roles.api ? publishServerAddress(config.dataDir, serverAddressOf(config, tls, url, port)) : () => {};

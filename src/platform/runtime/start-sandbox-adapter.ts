@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { serveOverRabbit, type RabbitServer } from '../../../packages/adapter-kit/src/rabbit-server.ts';
+import { serveOverRabbit, type RabbitServer } from '@payrail/adapter-kit';
 import type { Config } from '../config.ts';
 import { loadTls } from '../lib/tls.ts';
 import { startSandboxAdapter, type RunningSandboxAdapter } from '../../sandbox-adapter/server.ts';

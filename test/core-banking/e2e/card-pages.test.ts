@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passesLuhn } from '../../../src/platform/lib/card-data-text.ts';
 import { bankAccounts } from '../../../src/core-banking/store/schema.ts';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { createTestAppToken, createTestProfile } from '../../support/core-banking.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -11,7 +11,7 @@ import { startServerHarness, type ServerHarness } from '../../support/server-har
 // browser's own navigation or the reveal button uses up a card-data link.
 describe.runIf(browserTestsRunnable)('hosted card pages in Chromium', () => {
   let server: ServerHarness;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let appToken: string;
   let sandboxKey: string;

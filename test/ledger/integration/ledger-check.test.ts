@@ -5,7 +5,7 @@ import { NO_COMMISSION, type CommissionTerms } from '../../../src/ledger/domain/
 import { chargeOf, disputeHeld, disputeLost, paymentCaptured, payoutReserved, refundReserved, refundSent } from '../../../src/ledger/domain/ledger-postings.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import { postLedger, type LedgerScope } from '../../../src/ledger/store/ledger-repo.ts';
-import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { disputes, payments, refunds } from '../../../src/payments/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

@@ -20,7 +20,9 @@ import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/
 import type { Db } from '../../../src/platform/database.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../../src/ledger/store/ledger-repo.ts';
-import { transitionPayment, writeOutcome, type Tx } from '../../../src/payments/store/processing-repo.ts';
+import { writeOutcome } from '../../../src/payments/store/outcome-statement-repo.ts';
+import type { Tx } from '../../../src/platform/database.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { disputes, payments, refunds } from '../../../src/payments/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

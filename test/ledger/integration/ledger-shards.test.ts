@@ -7,7 +7,7 @@ import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/
 import type { Db } from '../../../src/platform/database.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { AVAILABLE_SHARDS, InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../../src/ledger/store/ledger-repo.ts';
-import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { payments } from '../../../src/payments/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const SCREENSHOTS = 'test-output/screenshots';
@@ -9,7 +9,7 @@ const SCREENSHOTS = 'test-output/screenshots';
 // The API reference as a developer reads it: Swagger UI at /docs in real Chromium, "Try it out" on create payment.
 describe.runIf(browserTestsRunnable)('API reference in Chromium', () => {
   let server: ServerHarness;
-  let browser: Browser;
+  let browser: TestBrowser;
   let page: Page;
 
   beforeAll(async () => {

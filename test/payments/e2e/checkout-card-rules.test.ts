@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardCheckText } from '../../../src/payments/routes/checkout/card-check-texts.ts';
 import { brandMessages } from '../../../src/payments/routes/checkout/card-rules-data.ts';
 import type { CheckoutLocale } from '../../../src/payments/routes/checkout/locales.ts';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const SCREENSHOTS = 'test-output/screenshots';
@@ -16,7 +16,7 @@ const AMEX = '378282246310005';
 // before anything is posted, in the words the server would use.
 describe.runIf(browserTestsRunnable)('card rules and holder names on the hosted page in Chromium', () => {
   let server: ServerHarness;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let merchantKey: string;
 

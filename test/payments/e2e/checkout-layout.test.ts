@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -21,7 +21,7 @@ const CASES = [
 describe.runIf(browserTestsRunnable)('checkout layout at 390 px in Chromium', () => {
   let server: ServerHarness;
   let receiver: Receiver;
-  let browser: Browser;
+  let browser: TestBrowser;
   let merchantKey: string;
 
   beforeAll(async () => {

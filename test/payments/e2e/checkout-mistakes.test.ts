@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardCheckText } from '../../../src/payments/routes/checkout/card-check-texts.ts';
 import { declineText } from '../../../src/payments/routes/checkout/decline-texts.ts';
 import { checkoutText, type CheckoutLocale } from '../../../src/payments/routes/checkout/locales.ts';
 import type { DeclineClass } from '../../../src/payments/domain/decline-class.ts';
 import { DECLINE_REASONS } from '../../../src/sandbox-adapter/test-cards.ts';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -62,7 +62,7 @@ const CASES: readonly MistakeCase[] = [
 describe.runIf(browserTestsRunnable)('typing mistakes and declines on the hosted checkout in Chromium', () => {
   let server: ServerHarness;
   let receiver: Receiver;
-  let browser: Browser;
+  let browser: TestBrowser;
   let merchantKey: string;
 
   beforeAll(async () => {

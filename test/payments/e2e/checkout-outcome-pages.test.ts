@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declineText } from '../../../src/payments/routes/checkout/decline-texts.ts';
 import { checkoutText, type CheckoutLocale } from '../../../src/payments/routes/checkout/locales.ts';
@@ -9,7 +9,7 @@ import { stateText } from '../../../src/payments/routes/checkout/state-texts.ts'
 import { stepText } from '../../../src/payments/routes/checkout/step-texts.ts';
 import { SANDBOX_TEST_CARD_NUMBERS } from '../../../src/platform/lib/sandbox-test-cards.ts';
 import { threeDSecureText } from '../../../src/sandbox-adapter/three-d-secure-texts.ts';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const SCREENSHOTS = 'test-output/screenshots';
@@ -22,7 +22,7 @@ const BROWSER_LANGUAGE: Readonly<Record<CheckoutLocale, string>> = { en: 'en-US'
 // band, and a payout's link is a status page, not JSON.
 describe.runIf(browserTestsRunnable)('the checkout outcome pages in Chromium', () => {
   let server: ServerHarness;
-  let browser: Browser;
+  let browser: TestBrowser;
   let merchantKey: string;
   let walletToken: string;
 

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -8,7 +8,7 @@ import { startServerHarness, type ServerHarness } from '../../support/server-har
 describe.runIf(browserTestsRunnable)('hosted checkout in Chromium', () => {
   let server: ServerHarness;
   let receiver: Receiver;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let merchantKey: string;
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_CARD_NUMBERS } from '../../../src/platform/lib/sandbox-test-cards.ts';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -10,7 +10,7 @@ import { startServerHarness, type ServerHarness } from '../../support/server-har
 describe.runIf(browserTestsRunnable)('secure code and next step pages in Chromium', () => {
   let server: ServerHarness;
   let receiver: Receiver;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let merchantKey: string;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../../support/fake-adapter.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
@@ -12,7 +12,7 @@ describe.runIf(browserTestsRunnable)('provider-selection page in Chromium', () =
   let receiver: Receiver;
   let traderAdapter: FakeAdapter;
   let acquirerAdapter: FakeAdapter;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let productionKey: string;
 

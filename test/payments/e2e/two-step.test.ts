@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -10,7 +10,7 @@ const engines = await testEngines();
 // page of a payment the merchant cancelled.
 describe.runIf(browserTestsRunnable).each(engines)('two-step and cancelled payments on the hosted checkout in Chromium on %s', (engine) => {
   let server: ServerHarness;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let merchantKey: string;
 

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutText } from '../../../src/payments/routes/checkout/locales.ts';
-import { browserTestsRunnable, launchBrowser } from '../../support/browser.ts';
+import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 import { merchantAccounts } from '../../support/ledger-accounts.ts';
@@ -11,7 +11,7 @@ import { merchantAccounts } from '../../support/ledger-accounts.ts';
 describe.runIf(browserTestsRunnable)('walletToken payment confirmed in Chromium', () => {
   let server: ServerHarness;
   let receiver: Receiver;
-  let browser: Browser;
+  let browser: TestBrowser;
   let context: BrowserContext;
   let merchant: { id: number; sandboxKey: string };
   let walletToken: string;

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import type { Database } from '../../../src/platform/database.ts';
 import { readWallets, type Wallet } from '../../../src/ledger/store/ledger-repo.ts';
-import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { commissions } from '../../../src/ledger/store/schema.ts';
 import { payments } from '../../../src/payments/store/schema.ts';
 import { validPaymentA, type Harness } from '../../support/harness.ts';

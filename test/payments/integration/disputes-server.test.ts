@@ -8,7 +8,7 @@ import { CliError } from '../../../src/cli/cli-error.ts';
 import { runDisputeCommand, type DisputeCommandOptions } from '../../../src/cli/dispute-commands.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
-import { transitionPayment } from '../../../src/payments/store/processing-repo.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { payments } from '../../../src/payments/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';
 import { validPaymentA } from '../../support/harness.ts';

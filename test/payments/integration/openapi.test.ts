@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -103,6 +104,7 @@ describe('the OpenAPI document', () => {
   let document: { info: { title: string }; servers?: { url: string }[]; paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
   let operations: Listed[];
   let merchantKey: string;
+  let served: string;
 
   beforeAll(async () => {
     // The whole service (the sandbox gateway is reached over HTTPS, as in production). One request per window and
@@ -114,6 +116,7 @@ describe('the OpenAPI document', () => {
     });
     const response = await server.running.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(response.statusCode).toBe(200);
+    served = response.body;
     document = response.json();
     operations = operationsOf(document);
     merchantKey = (await server.createMerchant('Docs example merchant')).sandboxKey;
@@ -131,6 +134,15 @@ describe('the OpenAPI document', () => {
     // Swagger UI renders it in seconds: answers shared by several operations are written once.
     expect(JSON.stringify(document).length).toBeLessThan(450_000);
     expect(rawOperationsOf(document).every(({ operation }) => Object.values(operation.responses).every((response) => response !== undefined))).toBe(true);
+  });
+
+  // Issue 20 moved the code into modules without changing a byte of the document: the fixture is the document
+  // served at 7b0ee60 (before the move), pretty-printed; served compactly it reads the same, its server URL aside.
+  it('is byte for byte the document served before the code moved into modules', () => {
+    const before = JSON.parse(readFileSync(new URL('../fixtures/openapi-before-modules.json', import.meta.url), 'utf8'));
+    const now = served.replaceAll(server.baseUrl, 'https://localhost:HARNESS_PORT');
+    expect(JSON.parse(now)).toEqual(before); // a readable difference first
+    expect(now === JSON.stringify(before), 'same content, other key order or spelling').toBe(true);
   });
 
   it('names, sums up and describes every operation', () => {

@@ -3,15 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import { claimDueNotifications, finishNotificationWork } from '../../../src/payments/store/notification-work-repo.ts';
 import { insertPendingPayment, type PaymentInsert } from '../../../src/payments/store/payments-repo.ts';
-import {
-  enqueue,
-  finalOutcomeSql,
-  findPaymentById,
-  INIT_TO_PENDING,
-  transitionPayment,
-  writeOutcome,
-  type OutcomeWrite,
-} from '../../../src/payments/store/processing-repo.ts';
+import { enqueue } from '../../../src/payments/store/outbox-repo.ts';
+import { finalOutcomeSql, writeOutcome, type OutcomeWrite } from '../../../src/payments/store/outcome-statement-repo.ts';
+import { findPaymentById, INIT_TO_PENDING } from '../../../src/payments/store/processing-repo.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness, type TestMerchant } from '../../support/harness.ts';
 import { queryRows } from '../../support/sql.ts';
@@ -66,7 +61,19 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
       cardHolder: 'Ada Lovelace',
       cardExpiryMonth: 12,
       cardExpiryYear: 2030,
-      customer: { email: 'ada@example.com' },
+      customer: {
+        email: 'ada@example.com',
+        firstName: null,
+        lastName: null,
+        address: null,
+        country: null,
+        city: null,
+        region: null,
+        postcode: null,
+        phone: null,
+        ip: null,
+        browser: null,
+      },
       recurringData: null,
       bankAccount: null,
     };
@@ -159,7 +166,7 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     const untouched = await writeOutcome(db(), id, write({ transition: null, logs: [{ kind: 'pay', entry: 'waiting' }] }), 'created');
     expect(untouched).toMatchObject({ status: 'pending', redirectRequest: null });
     expect((await findPaymentById(db(), id))!.updatedAt).toEqual(createdUpdatedAt);
-    const redirect = { url: 'https://acs.example/3ds', type: 'get' };
+    const redirect = { url: 'https://acs.example/3ds', type: 'get' as const };
     await writeOutcome(db(), id, write({ transition: null, details: { gatewayToken: 'gw-3ds', redirectRequest: redirect } }), 'created');
     const stayed = await writeOutcome(db(), id, write({ transition: null, details: { providerResponseData: { eci: '05' } } }), 'full');
     expect(stayed).toMatchObject({

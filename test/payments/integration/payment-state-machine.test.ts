@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTransition, IllegalTransitionError, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
-import { findPaymentById, markProcessing, transitionPayment, updatePayment } from '../../../src/payments/store/processing-repo.ts';
+import { findPaymentById, markProcessing, updatePayment } from '../../../src/payments/store/processing-repo.ts';
+import { transitionPayment } from '../../support/bare-transition.ts';
 import { expireDuePayments } from '../../../src/workers/expiry.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, validPaymentA, type Harness, type TestMerchant } from '../../support/harness.ts';
@@ -82,7 +83,7 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
 
   it('refuses a status written beside the state machine', async () => {
     const paymentId = await newPayment();
-    await expect(updatePayment(db(), paymentId, { status: 'approved' } as never)).rejects.toThrow(/transitionPayment/);
+    await expect(updatePayment(db(), paymentId, { status: 'approved' } as never)).rejects.toThrow(/writeStatusChange/);
     expect(await statusOf(paymentId)).toBe('init');
   });
 

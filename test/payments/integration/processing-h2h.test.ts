@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyModernSignature } from '../../../src/payments/domain/notification-signature.ts';
-import { encryptMerchantKey, signCallbackJwt } from '../../../src/payments/contract/callback-crypto.ts';
+import { encryptMerchantKey, signCallbackJwt } from '@payrail/adapter-kit';
 import { testEngines } from '../../support/databases.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';

@@ -11,6 +11,12 @@ import { loadConfig } from '../../../src/platform/config.ts';
 import type { GatewaySettings } from '../../../src/payments/contract/gateway-settings.ts';
 import { startSandboxAdapterRole } from '../../../src/platform/runtime/start-sandbox-adapter.ts';
 import { createAdapterClient, type AdapterClient } from '../../../src/payments/gateways/http-adapter-client.ts';
+
+// The transport under test carries any body: the client as seen without its per-method request types.
+interface AnyBodyClient {
+  call(settings: Parameters<AdapterClient['call']>[0], method: string, body: object, timeoutMs: number): ReturnType<AdapterClient['call']>;
+  close(): Promise<void>;
+}
 import { maintenance, testDatabaseUrl, testEngines } from '../../support/databases.ts';
 import { cardPayment } from '../../support/production-gateway.ts';
 import { deleteQueues, openBrokerConnection, rabbitAvailable, restartBroker, TEST_RABBIT_URL, uniqueQueueName } from '../../support/rabbit.ts';
@@ -53,7 +59,7 @@ describe.skipIf(!rabbit)('the adapter client over RabbitMQ', () => {
   const handled: string[] = [];
   let adapter: FastifyInstance;
   let server: RabbitServer;
-  let client: AdapterClient;
+  let client: AnyBodyClient;
 
   beforeAll(async () => {
     adapter = Fastify({ logger: false });
@@ -177,7 +183,7 @@ describe.skipIf(!rabbit)('the adapter client over RabbitMQ', () => {
 
   it('answers a message of an unknown type 404 and one without reply_to not at all, and keeps serving', async () => {
     const settings = rabbitSettings(queue);
-    expect((await client.call(settings, 'confirm_secure_code' as Parameters<AdapterClient['call']>[1], {}, 5000)).answer).toEqual({
+    expect((await client.call(settings, 'confirm_secure_code', {}, 5000)).answer).toEqual({
       kind: 'http_error',
       statusCode: 404,
     });
@@ -216,7 +222,7 @@ describe.skipIf(!rabbit)('payrail start --role sandbox-adapter --transport rabbi
     });
     const printed: string[] = [];
     const running = await startSandboxAdapterRole(config, (line) => printed.push(line), 'rabbit');
-    const client = createAdapterClient();
+    const client: AnyBodyClient = createAdapterClient();
     try {
       expect(printed.join('\n')).toContain(`consuming ${queue} on amqp://${brokerUrl.host}`);
       const body = payBodyOn('https://pay.test', { pan: '4242 4242 4242 4242' });
@@ -376,7 +382,7 @@ describe.each(engines)('payments over RabbitMQ through the sandbox adapter on %s
 
   // Last: the broker goes away under a payment in flight.
   it('survives a broker restart mid-flow: the payment the merchant was answered reaches its final status, new payments work again', async () => {
-    const probe = createAdapterClient(); // a connected client of its own, to time calls made during the outage
+    const probe: AnyBodyClient = createAdapterClient(); // a connected client of its own, to time calls made during the outage
     const probeCall = () => probe.call(rabbitSettings(queue), 'status', {}, 5000);
     try {
       expect((await probeCall()).answer).toMatchObject({ kind: 'response' });

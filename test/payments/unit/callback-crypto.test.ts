@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { CallbackClaims } from '../../../src/payments/contract/adapter-contract.ts';
-import {
-  callbackSignatureDigest,
-  CallbackCryptoError,
-  decryptMerchantKey,
-  encryptMerchantKey,
-  signCallbackJwt,
-  verifyCallbackJwt,
-} from '../../../src/payments/contract/callback-crypto.ts';
+import { callbackSignatureDigest, CallbackCryptoError, decryptMerchantKey, encryptMerchantKey, signCallbackJwt, verifyCallbackJwt } from '@payrail/adapter-kit';
 
 const signKey = 'e7403b3c0d76a35312e7cc65eeb75808';
 const otherSignKey = 'a7403b3c0d76a35312e7cc65eeb75809';

@@ -10,7 +10,7 @@ import { startApi, type RunningApi } from '../../../src/platform/runtime/start-a
 import { documentedFiles, runnableDocsRunnable, scriptOf, shellBlocks, shellCommands, type ShellBlock } from '../../support/runnable-docs.ts';
 import { freePort } from '../../support/server-harness.ts';
 
-const REPOSITORY_ROOT = resolve(import.meta.dirname, '../..');
+const REPOSITORY_ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS_RUN_MS = 150_000;
 const runFile = promisify(execFile);
 

@@ -12,7 +12,7 @@ import { ConfigError, loadConfig } from '../../../src/platform/config.ts';
 import { DataDirLockedError } from '../../../src/platform/lib/data-dir.ts';
 import { openStore } from '../../../src/platform/runtime/open-store.ts';
 import { startApi, type RunningApi } from '../../../src/platform/runtime/start-api.ts';
-import { maintenance, testDatabaseUrl, testEngines } from '../../support/databases.ts';
+import { maintenance, migratedServiceDatabase, testDatabaseUrl, testEngines } from '../../support/databases.ts';
 
 // Starting a whole service (an embedded database migrated on disk, TLS, workers) takes seconds, many more on a
 // loaded machine: these tests get more than the default 30 s.
@@ -117,6 +117,7 @@ describe('embedded database guards', { timeout: STARTS_A_SERVICE_MS }, () => {
     try {
       await expect(openStore(loadConfig({ NODE_ENV: 'production', PAYRAIL_DATA_DIR: dataDir }))).rejects.toThrow(/does not fsync/);
       await expect(openStore(loadConfig({ NODE_ENV: 'production', PAYRAIL_DATA_DIR: dataDir }))).rejects.toThrow(ConfigError);
+      await migratedServiceDatabase('pglite', dataDir, ''); // what is allowed matters here, not migrating
       const allowed = await openStore(loadConfig({ NODE_ENV: 'production', PAYRAIL_ALLOW_EMBEDDED: '1', PAYRAIL_DATA_DIR: dataDir }));
       await allowed.close();
     } finally {
@@ -128,6 +129,7 @@ describe('embedded database guards', { timeout: STARTS_A_SERVICE_MS }, () => {
 describe('behind a TLS-terminating proxy (PAYRAIL_TRUST_PROXY=1)', { timeout: STARTS_A_SERVICE_MS }, () => {
   it('speaks plain HTTP and refuses requests not forwarded as https with 403 https_required', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'payrail-proxy-'));
+    await migratedServiceDatabase('pglite', dataDir, ''); // migrating a new embedded database is tested above
     const server = await startOn(dataDir, { PAYRAIL_TRUST_PROXY: '1', PAYRAIL_DEMO_MERCHANT: '0' });
     try {
       const url = `http://127.0.0.1:${server.port}/api/v1/payments`;

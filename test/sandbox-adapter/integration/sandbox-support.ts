@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { decryptMerchantKey, verifyCallbackJwt } from '../../../src/payments/contract/callback-crypto.ts';
+import { decryptMerchantKey, verifyCallbackJwt } from '@payrail/adapter-kit';
 import { sandboxAdapterRoutes, type SandboxAdapterOptions } from '../../../src/sandbox-adapter/routes.ts';
 import { openDatabase, type Database, type Engine } from '../../../src/platform/database.ts';
 import { maintenance, migratedPostgresDatabase, openTestDatabase, testDatabaseUrl } from '../../support/databases.ts';

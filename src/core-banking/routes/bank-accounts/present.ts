@@ -18,7 +18,7 @@ export function presentBankAccount(record: BankAccountRow | ListedBankAccount): 
     uk_account_number: record.ukAccountNumber,
     approved: isApproved(record.status),
     verified: record.verified,
-    details: (record.details ?? {}) as Record<string, unknown>,
+    details: record.details,
     paymentSystem: record.paymentSystem,
     bank_address: record.bankAddress,
     bank_name: record.bankName,

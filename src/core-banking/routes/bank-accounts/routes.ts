@@ -5,6 +5,7 @@ import { resolveActingProfile, resolveListedProfile } from '../../flows/acting-p
 import { listProfileBankAccounts } from '../../flows/bank-account-list.ts';
 import { createBankAccount, deleteBankAccount, type NewBankAccountRequest } from '../../flows/bank-accounts.ts';
 import { CoreApiError } from '../../../platform/lib/core-errors.ts';
+import { isJsonObject } from '../../../platform/lib/type-guards.ts';
 import { presentBankAccount } from './present.ts';
 import {
   ActingForbidden,
@@ -92,7 +93,7 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
         querystring: ListQuery,
         response: { 200: ListResponse, ...errors, 403: ListForbidden },
       },
-      preValidation: async (request) => hoistFilters(request.query as Record<string, unknown>),
+      preValidation: async (request) => hoistFilters(request.query),
     },
     async (request) => {
       const { segregated_account_id, profile_id, page, ...filters } = request.query;
@@ -122,7 +123,8 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
 }
 
 // filters[provider]=iban → provider=iban (spec 4 calls the query "filters (object)").
-function hoistFilters(query: Record<string, unknown>): void {
+function hoistFilters(query: unknown): void {
+  if (!isJsonObject(query)) return;
   for (const key of Object.keys(query)) {
     const name = FILTER_KEY.exec(key)?.[1];
     if (name === undefined) continue;
@@ -153,6 +155,6 @@ function newRequestOf(body: Static<typeof NewBankAccountBody>): NewBankAccountRe
     recipientAddress: text(body.recipient_address),
     refCode: text(body.ref_code),
     paymentSystem: text(body.paymentSystem),
-    details: body.details as Record<string, unknown> | undefined,
+    details: body.details,
   };
 }

@@ -9,6 +9,7 @@ import {
 import { BANK_ACCOUNT_PROVIDERS, BANK_ACCOUNT_STATUSES } from '../../domain/core-banking-values.ts';
 import { BANK_ACCOUNT_PAGE_MAX, BANK_ACCOUNT_PAGE_SIZE } from '../../flows/bank-account-list.ts';
 import { coreErrorEnvelopeSchema } from '../../../platform/lib/error-envelope-schema.ts';
+import { ID_MAX, Id } from '../../../platform/lib/limits.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 // One line of text: no control characters, no NUL and no lone UTF-16 surrogate (PostgreSQL refuses both).
@@ -68,16 +69,14 @@ const DetailsSchema = Type.Object(
 
 export const SegregatedQuery = Type.Object(
   {
-    segregated_account_id: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'act on this business (segregated) account, of which you are a member' }),
-    ),
+    segregated_account_id: Type.Optional(Id({ description: 'act on this business (segregated) account, of which you are a member' })),
   },
   { additionalProperties: false },
 );
 
 export const NewBankAccountBody = Type.Object(
   {
-    id: Ignored(Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, description: 'ignored: the service assigns the id' })),
+    id: Ignored(Type.Integer({ maximum: ID_MAX, description: 'ignored: the service assigns the id' })),
     token: Ignored(Type.String({ maxLength: BANK_ACCOUNT_TEXT_LENGTH_MAX, description: 'ignored: the service assigns the token' })),
     status: Ignored(Type.Enum(BANK_ACCOUNT_STATUSES, { description: 'ignored: a new record is pending' })),
     approved: Ignored(Type.Boolean({ description: 'ignored: an operator approves' })),
@@ -132,7 +131,7 @@ export const NewBankAccountResponse = Type.Object(
 
 export const DeleteBankAccountBody = Type.Object(
   {
-    id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+    id: Id(),
     account_number: Type.Optional(
       Type.String({ minLength: 1, maxLength: BANK_ACCOUNT_TEXT_LENGTH_MAX, description: "must be the record's account number or value when given" }),
     ),
@@ -154,14 +153,8 @@ export const ListQuery = Type.Object(
     only_check: Flag('answer only whether any record matches: object is true or false'),
     owners_card_accounts: Flag("only card accounts held by the profile's owner (no other holder named, or the owner's name and surname)"),
     card_accounts: Flag('only card accounts (provider card)'),
-    id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-    profile_id: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: Number.MAX_SAFE_INTEGER,
-        description: 'your own profile, or a business account you are a member of (403 otherwise)',
-      }),
-    ),
+    id: Type.Optional(Id()),
+    profile_id: Type.Optional(Id({ description: 'your own profile, or a business account you are a member of (403 otherwise)' })),
     id_or_token: Type.Optional(Text("the record's id or its token", 1)),
     value: Type.Optional(Text('value equals this (an IBAN compared without spaces)', 1)),
     currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,4}$' })),

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { coreErrorEnvelopeSchema } from '../../../platform/lib/error-envelope-schema.ts';
+import { Id } from '../../../platform/lib/limits.ts';
 
 // spec 4: POST /api/internal/v1/bank_cards and the two hosted-page links of a card.
 
@@ -38,7 +39,7 @@ const DeliveryAttributes = Type.Object(
 export const BankCardCreateBody = Type.Object(
   {
     merchant_private_key: MerchantPrivateKey,
-    bank_account_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'an approved bank account (spec 2.6) the card draws on' }),
+    bank_account_id: Id({ description: 'an approved bank account (spec 2.6) the card draws on' }),
     phone: Type.Optional(Phone('phone of the account owner')),
     card_type: Type.Union([Type.Literal('virtual'), Type.Literal('physical')], { description: 'a physical card needs bank_card_delivery_attributes' }),
     holder_first_name: Name('as printed on the card'),

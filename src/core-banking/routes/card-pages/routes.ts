@@ -6,6 +6,7 @@ import { confirmCardReveal, openCardPage, previewCardPage, submitCardPin } from 
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../../../platform/lib/rate-limits.ts';
 import { html } from '../../../platform/lib/html.ts';
+import { isJsonObject } from '../../../platform/lib/type-guards.ts';
 import { CARD_PAGE_CSP, renderCardDocument } from './markup.ts';
 import { renderCardPage, type RenderedPage } from './views.ts';
 
@@ -43,8 +44,11 @@ export async function cardPageRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post('/cards/*', { schema, onRequest: ipLimit(limits.checkoutPostIpMax) }, async (request, reply) => {
     if (isCrossSite(request, ownOrigin)) return send(reply, simplePage(403, 'Not allowed', 'This form can only be sent from its own page.'));
-    const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
-    const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+    const form = isJsonObject(request.body) ? request.body : {}; // @fastify/formbody: field name → value
+    const text = (name: string) => {
+      const value = form[name];
+      return typeof value === 'string' ? value : '';
+    };
     const token = request.params['*'];
     const view =
       text('reveal') === '1'
@@ -82,8 +86,8 @@ function simplePage(statusCode: number, title: string, text: string): RenderedPa
 // Failures before the handler (a malformed token, too many requests, a body that is not a small form) are pages too.
 function errorPage(error: FastifyError | ApiError, request: FastifyRequest): RenderedPage {
   if (error instanceof ApiError && error.statusCode === 429) return simplePage(429, 'Too many requests', 'Wait a minute and try again.');
-  if (Array.isArray((error as FastifyError).validation)) return renderCardPage({ view: 'gone', reason: 'invalid' }, '');
-  const status = (error as FastifyError).statusCode ?? 500;
+  if ('validation' in error && Array.isArray(error.validation)) return renderCardPage({ view: 'gone', reason: 'invalid' }, '');
+  const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return simplePage(400, 'Request not understood', 'Reload the page and try again.');
   request.log.error({ err: error }, 'card page failed');
   return simplePage(500, 'Something went wrong', 'Ask for a new link and try again.');

@@ -3,14 +3,15 @@ import { MONEY_CHARGE_STATUSES } from '../../domain/core-banking-values.ts';
 import { CHARGE_DESCRIPTION_LENGTH_MAX, CHARGE_PAGE_MAX, CHARGE_PAGE_SIZE, MONEY_CHARGE_PRIVACIES } from '../../domain/money-charges.ts';
 import { WALLET_AMOUNT_MINOR_MAX } from '../../domain/wallet-postings.ts';
 import { coreErrorEnvelopeSchema } from '../../../platform/lib/error-envelope-schema.ts';
+import { EMAIL_LENGTH_MAX, Id } from '../../../platform/lib/limits.ts';
 
-const chargeId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "the money charge's id" });
+const chargeId = Id({ description: "the money charge's id" });
 const privacy = (options: { description: string; default?: string }) => Type.Enum(MONEY_CHARGE_PRIVACIES, options);
 
 export const CreateChargeBody = Type.Object(
   {
     // The string form comes first: a phone such as +447700900123 must stay text, not be read as a number.
-    payer: Type.Union([Type.String({ minLength: 1, maxLength: 254 }), Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })], {
+    payer: Type.Union([Type.String({ minLength: 1, maxLength: EMAIL_LENGTH_MAX }), Id()], {
       description: "who is asked to pay: another person's profile id, e-mail address, or phone number in international form (+ and digits)",
     }),
     amount: Type.Number({

@@ -1,18 +1,26 @@
 import type { Static } from 'typebox';
+import { PROFILE_FILE_KINDS, type ProfileFileKind } from '../../domain/profile-file-rules.ts';
 import type { ProfileView } from '../../flows/profiles.ts';
+import { isOneOf } from '../../../platform/lib/type-guards.ts';
 import type { ProfileFileRow } from '../../store/profile-files-repo.ts';
 import { presentBankAccount } from '../bank-accounts/present.ts';
 import type { ProfileFileSummary, ShowResponse } from './schemas.ts';
 
 export function presentProfileFile(file: ProfileFileRow, fileIndex: number): Static<typeof ProfileFileSummary> {
   return {
-    kind: file.kind as Static<typeof ProfileFileSummary>['kind'],
+    kind: kindOf(file),
     file_index: fileIndex,
     name: file.fileName,
     size: file.sizeBytes,
     content_type: file.contentType,
     created_at: file.createdAt.toISOString(),
   };
+}
+
+// The column is text; a kind outside the list would be a bug of whatever wrote the row.
+function kindOf(file: ProfileFileRow): ProfileFileKind {
+  if (isOneOf(PROFILE_FILE_KINDS, file.kind)) return file.kind;
+  throw new Error(`profile file ${file.id} has an unknown kind ${file.kind}`);
 }
 
 // spec 2.7's profile: fullname is name and surname; a business account has no e-mail or phone of its own.

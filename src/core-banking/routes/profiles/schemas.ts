@@ -1,10 +1,12 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { textCoercion } from '../../../platform/lib/request-validation.ts';
+import { isJsonObject } from '../../../platform/lib/type-guards.ts';
 import Type, { type Static } from 'typebox';
 import { KYC_STATUSES, WALLET_TYPES } from '../../domain/core-banking-values.ts';
 import { PROFILE_FILE_KINDS, PROFILE_FILE_SIZE_MAX_BYTES, PROFILE_FILES_PER_KIND_MAX, type ProfileFileKind } from '../../domain/profile-file-rules.ts';
 import { DOCUMENT_MEDIA_TYPES } from '../../../platform/lib/document-store.ts';
 import { coreErrorEnvelopeSchema } from '../../../platform/lib/error-envelope-schema.ts';
+import { Id } from '../../../platform/lib/limits.ts';
 import { BANK_ACCOUNT_RECORD_EXAMPLE, BankAccountRecord } from '../bank-accounts/schemas.ts';
 import type { ProfileFileForm, StagedProfileFile } from './upload.ts';
 
@@ -46,9 +48,7 @@ const KindSchema = Type.Enum(PROFILE_FILE_KINDS, { description: 'the category of
 export const ShowQuery = Type.Object(
   {
     currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'only the bank accounts of this currency (3 letters)' })),
-    segregated_account_id: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'show this business (segregated) account, of which you are a member' }),
-    ),
+    segregated_account_id: Type.Optional(Id({ description: 'show this business (segregated) account, of which you are a member' })),
   },
   { additionalProperties: false },
 );
@@ -150,17 +150,17 @@ export const UploadFileResponse = Type.Object(
 );
 
 const UploadFields = Type.Object({ kind: KindSchema }, { additionalProperties: false });
-const checkFields = new Ajv({ allErrors: true }).compile(UploadFields);
+const checkFields = new Ajv({ allErrors: true }).compile<Static<typeof UploadFields>>(UploadFields);
 const UploadQuery = Type.Object({ segregated_account_id: SegregatedQueryFields.properties.segregated_account_id }, { additionalProperties: false });
 // Query text becomes a number by the app's one rule (plain digits only): Ajv's coercion reads "1e309" as Infinity.
-const checkQuery = new Ajv({ allErrors: true, strictNumbers: true }).compile(UploadQuery);
+const checkQuery = new Ajv({ allErrors: true, strictNumbers: true }).compile<Static<typeof UploadQuery>>(UploadQuery);
 const queryFromText = textCoercion(UploadQuery);
 
 // The upload route has a validator of its own (below), so its query is checked here too.
 export function validateUploadQuery(query: unknown): { value: Static<typeof UploadQuery> } | { error: ErrorObject[] } {
-  const copy = { ...(query as Record<string, unknown>) };
+  const copy: Record<string, unknown> = isJsonObject(query) ? { ...query } : {};
   queryFromText?.(copy);
-  return checkQuery(copy) ? { value: copy as Static<typeof UploadQuery> } : { error: checkQuery.errors ?? [] };
+  return checkQuery(copy) ? { value: copy } : { error: checkQuery.errors ?? [] };
 }
 
 export interface UploadFileValue {
@@ -170,11 +170,11 @@ export interface UploadFileValue {
 
 // The route's validator (fastify calls it with the form the multipart reader built): the text fields against
 // the schema above, and a file present; its content was checked while it streamed in.
-export function validateUploadForm(form: unknown): { value: UploadFileValue } | { error: ErrorObject[] } {
-  const { fields, file } = form as ProfileFileForm;
+export function validateUploadForm(form: ProfileFileForm): { value: UploadFileValue } | { error: ErrorObject[] } {
+  const { fields, file } = form;
   if (!checkFields(fields)) return { error: checkFields.errors ?? [] };
   if (file === null) {
     return { error: [{ instancePath: '', keyword: 'required', schemaPath: '#/required', params: { missingProperty: 'file' }, message: 'is required' }] };
   }
-  return { value: { kind: (fields as Static<typeof UploadFields>).kind, file } };
+  return { value: { kind: fields.kind, file } };
 }

@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import { resolveActingProfile } from '../../flows/acting-profile.ts';
 import { uploadProfileFile, type ProfileFileDeps } from '../../flows/profile-files.ts';
 import { CoreApiError } from '../../../platform/lib/core-errors.ts';
@@ -18,7 +19,7 @@ import {
   validateUploadQuery,
   type UploadFileValue,
 } from './schemas.ts';
-import { PROFILE_FILE_MULTIPART_OPTIONS, readProfileFileForm, type StagedProfileFile } from './upload.ts';
+import { PROFILE_FILE_MULTIPART_OPTIONS, readProfileFileForm, type ProfileFileForm, type StagedProfileFile } from './upload.ts';
 
 // POST /api/v1/profiles/upload_file in a scope of its own: multipart/form-data is parsed here and nowhere else.
 export async function profileFileUploadRoute(app: FastifyInstance, options: { deps: ProfileFileDeps }): Promise<void> {
@@ -34,7 +35,8 @@ export async function profileFileUploadRoute(app: FastifyInstance, options: { de
     await deps.files.discard(staged.staged).catch((error: unknown) => request.log.warn({ err: error }, 'a staged profile file could not be removed'));
   };
 
-  app.post(
+  // The body is the form preValidation read, then the value validateUploadForm made of it.
+  app.post<{ Querystring: Static<typeof SegregatedQuery>; Body: ProfileFileForm | UploadFileValue }>(
     '/api/v1/profiles/upload_file',
     {
       schema: {
@@ -71,9 +73,10 @@ export async function profileFileUploadRoute(app: FastifyInstance, options: { de
       },
     },
     async (request) => {
-      const { segregated_account_id } = request.query as { segregated_account_id?: number };
+      const { segregated_account_id } = request.query;
+      if (!('kind' in request.body)) throw new Error('the upload form reached the handler unvalidated');
       const profileId = await resolveActingProfile(deps.db, request.coreSession!.userId, segregated_account_id);
-      const { kind, file } = request.body as UploadFileValue;
+      const { kind, file } = request.body;
       const kept = await uploadProfileFile(deps, profileId, { kind, staged: file.staged, fileName: file.fileName, mediaType: file.mediaType });
       return { success: true as const, status: 200 as const, file: presentProfileFile(kept.file, kept.fileIndex) };
     },

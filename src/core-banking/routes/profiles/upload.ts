@@ -2,6 +2,7 @@ import type { FastifyMultipartBaseOptions, Multipart } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify';
 import { PROFILE_FILE_SIZE_MAX_BYTES } from '../../domain/profile-file-rules.ts';
 import { CoreApiError } from '../../../platform/lib/core-errors.ts';
+import { errorCode } from '../../../platform/lib/type-guards.ts';
 import {
   DocumentSourceError,
   isDocumentMediaType,
@@ -78,7 +79,7 @@ async function nextPart(parts: AsyncIterableIterator<Multipart>): Promise<Multip
     const next = await parts.next();
     return next.done ? null : next.value;
   } catch (error) {
-    const limit = LIMIT_ERRORS[(error as { code?: string }).code ?? ''];
+    const limit = LIMIT_ERRORS[errorCode(error) ?? ''];
     if (limit) throw limit();
     throw new CoreApiError('invalid_multipart', 400, 'the request is not a readable multipart/form-data body');
   }

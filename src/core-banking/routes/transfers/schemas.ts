@@ -2,8 +2,9 @@ import Type from 'typebox';
 import { TRANSFER_DIRECTIONS } from '../../domain/core-banking-values.ts';
 import { WALLET_AMOUNT_MINOR_MAX } from '../../domain/wallet-postings.ts';
 import { coreErrorEnvelopeSchema } from '../../../platform/lib/error-envelope-schema.ts';
+import { Id } from '../../../platform/lib/limits.ts';
 
-const id = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+const id = (description: string) => Id({ description });
 
 // spec 4: POST /api/v2/banking/transfers, every field required.
 export const TransferBody = Type.Object(

@@ -14,8 +14,14 @@ export type CardFormResult =
 // The hosted form's card, checked on the server with the rules of spec 2.1 and the card's brand (the browser checks
 // them first), and then for the typing mistakes an acquirer would decline for good: a wrong check digit, an expired
 // card. The expiry is taken as printed on cards (MM/YY) or as MM/YYYY. A refused form leaves the payment as it was.
+// A form field's text; absent (or, from a hand-made request, not text): empty.
+export function textField(form: Readonly<Record<string, unknown>>, name: string): string {
+  const value = form[name];
+  return typeof value === 'string' ? value : '';
+}
+
 export function parseCardForm(form: Record<string, unknown>, now: Date = new Date()): CardFormResult {
-  const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+  const text = (name: string) => textField(form, name);
   const pan = text('pan');
   const holder = normalizeHolder(text('holder'));
   const cvv = text('cvv').trim();

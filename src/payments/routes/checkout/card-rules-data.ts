@@ -1,4 +1,4 @@
-import { BIN_RANGES, CARD_BRAND_RULES, cardRuleOf, type CardBrand } from '../../domain/card-brand.ts';
+import { BIN_RANGES, CARD_BRAND_RULES, CARD_BRANDS, cardRuleOf, type CardBrand } from '../../domain/card-brand.ts';
 import { cardCheckText, lengthsText } from './card-check-texts.ts';
 import type { CheckoutLocale } from './locales.ts';
 
@@ -43,7 +43,7 @@ export function cardRulesOnPage(locale: CheckoutLocale): string {
 export function cardRules(locale: CheckoutLocale): CardRulesOnPage {
   const text = cardCheckText(locale);
   const brands = Object.fromEntries(
-    (Object.keys(CARD_BRAND_RULES) as CardBrand[]).map((brand) => {
+    CARD_BRANDS.map((brand) => {
       const rule = CARD_BRAND_RULES[brand];
       return [brand, { panLengths: rule.panLengths, cvvLength: rule.cvvLength, ...brandMessages(locale, brand), label: text.detectedBrand(brand) }];
     }),

@@ -1,4 +1,4 @@
-import { isFinal, type PaymentStatus } from '../../domain/payment-status.ts';
+import { isFinal } from '../../domain/payment-status.ts';
 import type { PaymentRow } from '../../store/payments-repo.ts';
 import { validateOrigin } from './csp.ts';
 
@@ -15,7 +15,7 @@ function withQuery(url: string, token: string, status: string): string {
 // query); without them, at our own result page (null). An authorized two-step payment is done on the customer's
 // side (the merchant captures it later), so it goes to the success URL; a cancelled one to the fail URL.
 export function merchantDestination(payment: PaymentRow, now = Date.now()): string | null {
-  const status = payment.status as PaymentStatus;
+  const { status } = payment;
   if ((status === 'approved' || status === 'authorized') && payment.redirectSuccessUrl) return withQuery(payment.redirectSuccessUrl, payment.token, status);
   if ((status === 'declined' || status === 'expired' || status === 'cancelled') && payment.redirectFailUrl)
     return withQuery(payment.redirectFailUrl, payment.token, status);
@@ -35,7 +35,7 @@ export function shopUrl(payment: PaymentRow): string | null {
 }
 
 export function isSettled(payment: PaymentRow, now = Date.now()): boolean {
-  return isFinal(payment.status as PaymentStatus) || merchantDestination(payment, now) !== null;
+  return isFinal(payment.status) || merchantDestination(payment, now) !== null;
 }
 
 // The origins a payment may end at. A page whose form posts to us names them in its CSP form-action: Chromium checks

@@ -1,6 +1,5 @@
-import { requisitesForType, type RequisiteType } from '../../domain/requisites.ts';
+import { requisitesForType } from '../../domain/requisites.ts';
 import { processPayment, type ProcessingDeps } from '../../flows/process-payment.ts';
-import type { CreatePaymentRequest } from '../../domain/payment-request.ts';
 import { checkoutUrl, payoutStatusUrl } from '../../domain/public-urls.ts';
 import type { PaymentRow } from '../../store/payments-repo.ts';
 
@@ -11,9 +10,9 @@ export function wantsJson(accept: string | undefined, payment: PaymentRow): bool
 // The Host-to-Host view of processingUrl: a bank_account payment is sent to its adapter on the first GET,
 // and the requisites it answers are mapped as spec 2.9 says.
 export async function checkoutJson(deps: ProcessingDeps, initial: PaymentRow, clientIp: string) {
-  const bankAccount = initial.bankAccount as CreatePaymentRequest['bankAccount'];
+  const { bankAccount } = initial;
   const payment = initial.status === 'init' && bankAccount ? await processPayment(deps, initial, null, { ip: clientIp }) : initial;
-  const requisiteType = (bankAccount?.requisiteType ?? null) as RequisiteType | null;
+  const requisiteType = bankAccount?.requisiteType ?? null;
   return {
     success: true,
     result: 0,
@@ -27,6 +26,6 @@ export async function checkoutJson(deps: ProcessingDeps, initial: PaymentRow, cl
       gateway_currency: payment.gatewayCurrency,
       status: payment.status,
     },
-    ...requisitesForType(payment.requisites as Record<string, unknown> | null, requisiteType),
+    ...requisitesForType(payment.requisites, requisiteType),
   };
 }

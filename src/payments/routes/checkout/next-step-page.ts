@@ -5,9 +5,11 @@ import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale } from './locales.ts';
 import { stepText, type StepNotice, type StepText } from './step-texts.ts';
 
+export const NEXT_STEP_PROBLEMS = ['unknown', 'required', 'too_long', 'invalid'] as const;
+
 export interface NextStepFieldError {
   field: string;
-  problem: 'unknown' | 'required' | 'too_long' | 'invalid';
+  problem: (typeof NEXT_STEP_PROBLEMS)[number];
 }
 
 export interface NextStepPageInput {

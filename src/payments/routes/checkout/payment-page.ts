@@ -1,4 +1,3 @@
-import type { TString, TStringOptions } from 'typebox';
 import { CardSchema, CVV_PATTERN, PAN_PATTERN } from '../../contract/card-schema.ts';
 import { CVV_DIGITS_MAX, type CardBrand } from '../../domain/card-brand.ts';
 import { brandMessages, cardRulesOnPage } from './card-rules-data.ts';
@@ -10,6 +9,7 @@ import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { ICONS, renderDocument, type PageResult } from './layout.ts';
 import { checkoutText, type CheckoutLocale, type CheckoutText } from './locales.ts';
 import { stateText } from './state-texts.ts';
+import { isOneOf } from '../../../platform/lib/type-guards.ts';
 
 const CARD_FIELDS = ['pan', 'expires', 'holder', 'cvv'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
@@ -39,23 +39,26 @@ export interface PaymentPageInput {
 }
 
 // The browser checks what the server checks: the same patterns and lengths, read from CardSchema.
-// TString does not type its options; requiredNumber checks at load that they are there.
-const panSchema = CardSchema.properties.pan as TString & TStringOptions;
-const holderSchema = CardSchema.properties.holder as TString & TStringOptions;
-const PAN_LENGTH_MAX = requiredNumber(panSchema.maxLength, 'pan maxLength');
-const HOLDER_LENGTH_MIN = requiredNumber(holderSchema.minLength, 'holder minLength');
-const HOLDER_LENGTH_MAX = requiredNumber(holderSchema.maxLength, 'holder maxLength');
-const HOLDER_PATTERN = String(holderSchema.pattern ?? '');
+// TString does not type its options: they are read as unknown, and checked at load that they are there.
+const { pan: panSchema, holder: holderSchema } = CardSchema.properties;
+const PAN_LENGTH_MAX = requiredNumber(optionOf(panSchema, 'maxLength'), 'pan maxLength');
+const HOLDER_LENGTH_MIN = requiredNumber(optionOf(holderSchema, 'minLength'), 'holder minLength');
+const HOLDER_LENGTH_MAX = requiredNumber(optionOf(holderSchema, 'maxLength'), 'holder maxLength');
+const HOLDER_PATTERN = String(optionOf(holderSchema, 'pattern') ?? '');
 const EXPIRES_LENGTH_MAX = 'MM / YYYY'.length;
 const CVV_LENGTH_MAX = CVV_DIGITS_MAX;
 
-function requiredNumber(value: number | undefined, name: string): number {
-  if (value === undefined) throw new Error(`CardSchema lost its ${name}`);
+function optionOf(schema: object, option: string): unknown {
+  return Object.entries(schema).find(([name]) => name === option)?.[1];
+}
+
+function requiredNumber(value: unknown, name: string): number {
+  if (typeof value !== 'number') throw new Error(`CardSchema lost its ${name}`);
   return value;
 }
 
 function isCardField(field: string): field is CardField {
-  return (CARD_FIELDS as readonly string[]).includes(field);
+  return isOneOf(CARD_FIELDS, field);
 }
 
 // Only the localized message per field and problem; the route may pass these as server errors. brand: the one the

@@ -3,16 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { currencyExponent } from '../../../platform/lib/currencies.ts';
-import type { PaymentStatus } from '../../domain/payment-status.ts';
 import { processPayment } from '../../flows/process-payment.ts';
 import { confirmWalletPayment } from '../../flows/wallet-payment.ts';
-import type { RedirectRequest } from '../../contract/adapter-contract.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../../../platform/lib/rate-limits.ts';
 import { loadCheckoutPayment, type CheckoutPayment } from '../../flows/checkout-payment.ts';
 import { checkoutPaymentMethod } from '../../flows/checkout-method.ts';
 import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
-import { parseCardForm } from './card-form.ts';
+import { parseCardForm, textField } from './card-form.ts';
 import { checkoutCsp, CspSourceError } from './csp.ts';
 import { destinationOrigins, isSettled, merchantDestination, shopUrl } from './destinations.ts';
 import { formatAmount } from '../../../platform/lib/format-amount.ts';
@@ -39,6 +37,7 @@ import { renderRefusedPage } from './status-pages.ts';
 import { checkoutJson, wantsJson } from './json-view.ts';
 import { registerStepRoutes, stepPageOf, stepUrls } from './step-routes.ts';
 import { currentPendingStep } from '../../domain/pending-step.ts';
+import { isJsonObject } from '../../../platform/lib/type-guards.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
 const LocaleQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 64 })) });
@@ -134,10 +133,10 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       const reachable = !landing && destinationOrigins(payment).includes(new URL(destination).origin.toLowerCase());
       return reachable ? reply.redirect(destination, 303) : send(reply, waitingPage(payment, locale, destination));
     }
-    const status = payment.status as PaymentStatus;
+    const { status } = payment;
     if (status === 'init' && payment.walletToken !== null) return send(reply, walletPage(payment, locale));
     if (status === 'init') return send(reply, cardPage(payment, locale, { collectCard: (await checkoutPaymentMethod(context, payment)) === 'card' }));
-    const redirect = payment.redirectRequest as RedirectRequest | null;
+    const redirect = payment.redirectRequest;
     if (status === 'pending' && redirect !== null && !landing) {
       return send(reply, redirectOrWaitingPage(log, { locale, redirect, statusUrl: urls(payment.token, locale).status, ...pageFrame(payment) }));
     }
@@ -194,11 +193,11 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);
       return reply.redirect(page, 303);
     }
-    const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
+    const form = isJsonObject(request.body) ? request.body : {}; // @fastify/formbody: field name → value
     const parsed = parseCardForm(form);
     if ('invalidFields' in parsed) {
       const errors = parsed.invalidFields.map((field) => ({ field, message: cardFieldMessage(locale, field, parsed.problems[field], parsed.brand) }));
-      const typed = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+      const typed = (name: string) => textField(form, name);
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
     const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalBeforeSending);

@@ -14,9 +14,10 @@ import { pageFrame } from './page-frame.ts';
 import type { PageResult } from './pages.ts';
 import { isCrossSitePost } from './pages.ts';
 import type { CheckoutLocale } from './locales.ts';
-import { renderNextStepPage, type NextStepFieldError } from './next-step-page.ts';
+import { NEXT_STEP_PROBLEMS, renderNextStepPage, type NextStepFieldError } from './next-step-page.ts';
 import { renderOtpPage } from './otp-page.ts';
 import { stepNoticeOf, type StepNotice } from './step-texts.ts';
+import { isJsonObject, isOneOf } from '../../../platform/lib/type-guards.ts';
 
 // The hosted pages of a step an adapter asks for (issue 10): the secure code page and the next step form. Each
 // form posts to us and is answered 303 (post/redirect/get): to the step page again with a notice while the step
@@ -119,7 +120,7 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
     const payment = await helpers.load(request.params.token);
     const locale = helpers.localeOf(request, payment);
     if (crossSite(request.headers)) return reply.redirect(stepUrls(payment.token, locale).page, 303);
-    const code = (request.body as Record<string, unknown> | undefined)?.['code'];
+    const code = isJsonObject(request.body) ? request.body['code'] : undefined;
     try {
       const result = await submitSecureCode(deps, { payment }, typeof code === 'string' ? code : '');
       return afterAnswer(reply, result, locale, 'code_rejected');
@@ -144,7 +145,7 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
     const payment = await helpers.load(request.params.token);
     const locale = helpers.localeOf(request, payment);
     if (crossSite(request.headers)) return reply.redirect(stepUrls(payment.token, locale).page, 303);
-    const form = (request.body ?? {}) as Record<string, unknown>; // @fastify/formbody: field name → value
+    const form = isJsonObject(request.body) ? request.body : {}; // @fastify/formbody: field name → value
     try {
       const result = await submitNextStep(deps, { payment }, form);
       return afterAnswer(reply, result, locale, 'step_rejected');
@@ -154,10 +155,10 @@ export async function registerStepRoutes(app: FastifyInstance, deps: ProcessingD
       const pending = currentPendingStep(payment);
       if (pending === null || pending.step.kind !== 'next_step') return reply.redirect(stepUrls(payment.token, locale).page, 303);
       const problemOf = Object.fromEntries(Object.entries(STEP_FIELD_ERROR_CODES).map(([problem, code]) => [code, problem]));
-      const errors: NextStepFieldError[] = error.items.map((item) => ({
-        field: (item.field ?? '').replace(/^fields\./, ''),
-        problem: (problemOf[item.code] ?? 'invalid') as NextStepFieldError['problem'],
-      }));
+      const errors: NextStepFieldError[] = error.items.map((item) => {
+        const problem = problemOf[item.code];
+        return { field: (item.field ?? '').replace(/^fields\./, ''), problem: isOneOf(NEXT_STEP_PROBLEMS, problem) ? problem : 'invalid' };
+      });
       const values = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
       const page = renderNextStepPage({
         locale,

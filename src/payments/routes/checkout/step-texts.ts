@@ -1,5 +1,6 @@
 import type { SecureCodeKind } from '../../domain/adapter-step.ts';
 import type { CheckoutLocale } from './locales.ts';
+import { isOneOf } from '../../../platform/lib/type-guards.ts';
 
 // The words of the secure code and next step pages (issue 10), in the checkout's three languages.
 
@@ -141,5 +142,5 @@ export function stepText(locale: CheckoutLocale): StepText {
 
 // The notice query parameter is untrusted: only the known ones show.
 export function stepNoticeOf(value: string | undefined): StepNotice | null {
-  return (STEP_NOTICES as readonly string[]).includes(value ?? '') ? (value as StepNotice) : null;
+  return isOneOf(STEP_NOTICES, value) ? value : null;
 }

@@ -151,6 +151,6 @@ function replay(reply: FastifyReply, status: number, contentType: string | null,
     .code(status)
     .header('content-type', contentType ?? DEFAULT_CONTENT_TYPE)
     .header('idempotent-replayed', 'true')
-    .serializer((text: unknown) => text as string)
+    .serializer((text: unknown) => String(text)) // the stored answer, already JSON text
     .send(body);
 }

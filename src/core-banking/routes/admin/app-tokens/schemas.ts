@@ -1,11 +1,12 @@
 import Type from 'typebox';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+import { Id } from '../../../../platform/lib/limits.ts';
 
 export { ErrorEnvelope } from '../users/schemas.ts';
 
 export const AppTokenNotFound = errorEnvelopeSchema({ meaning: 'no app token has this id', codes: 'not_found' });
 
-export const AppTokenIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const AppTokenIdParams = Type.Object({ id: Id() });
 
 export const CreateAppTokenBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f]*$', description: 'the service that will use the token' }) },

@@ -36,7 +36,7 @@ function presentForOperator(record: BankAccountRow) {
     account_holder: record.accountHolder,
     bank_name: record.bankName,
     outer_id: record.outerId,
-    details: (record.details ?? {}) as Record<string, unknown>,
+    details: record.details,
     created_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),
   };

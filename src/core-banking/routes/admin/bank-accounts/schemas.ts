@@ -3,9 +3,10 @@ import { BANK_ACCOUNT_ACTIONS } from '../../../domain/bank-account-status.ts';
 import { BANK_ACCOUNT_PROVIDERS, BANK_ACCOUNT_STATUSES } from '../../../domain/core-banking-values.ts';
 import { OPERATOR_BANK_ACCOUNT_PAGE_SIZE } from '../../../flows/bank-account-review.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+import { Id } from '../../../../platform/lib/limits.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Id = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+const RecordId = (description: string) => Id({ description });
 
 export const ErrorEnvelope = errorEnvelopeSchema({
   meaning: 'a failure: nothing was changed',
@@ -29,14 +30,14 @@ const StatusSchema = Type.Enum(BANK_ACCOUNT_STATUSES);
 export const ReviewListQuery = Type.Object(
   {
     status: Type.Optional(StatusSchema),
-    profile_id: Type.Optional(Id("only this profile's records")),
+    profile_id: Type.Optional(RecordId("only this profile's records")),
     page: Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: `${OPERATOR_BANK_ACCOUNT_PAGE_SIZE} records a page, oldest first` }),
   },
   { additionalProperties: false },
 );
 
 export const ReviewActionParams = Type.Object({
-  id: Id('the bank account id'),
+  id: RecordId('the bank account id'),
   action: Type.Enum(BANK_ACCOUNT_ACTIONS, {
     description:
       'request: pending → pending_request (sent to an external provider); approve / decline: pending or pending_request → approved / declined; close: any but closed → closed; verify: approved → verified',

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { MEMBERSHIP_ROLES } from '../../../domain/core-banking-values.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { Country, Currency, oneOf, Profile, PROFILE_EXAMPLE } from '../users/schemas.ts';
+import { Id } from '../../../../platform/lib/limits.ts';
 
 export { ErrorEnvelope } from '../users/schemas.ts';
 
@@ -22,12 +23,12 @@ export const MemberRefused = errorEnvelopeSchema({
   field: 'user_id, role',
 });
 
-const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const MemberId = Id();
 const Role = oneOf(MEMBERSHIP_ROLES, { default: 'member' });
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\u0000-\\u001f]*$', description });
 
-export const BusinessIdParams = Type.Object({ id: Id });
-export const MemberParams = Type.Object({ id: Id, user_id: Id });
+export const BusinessIdParams = Type.Object({ id: MemberId });
+export const MemberParams = Type.Object({ id: MemberId, user_id: MemberId });
 
 export const CreateBusinessBody = Type.Object(
   {
@@ -35,7 +36,7 @@ export const CreateBusinessBody = Type.Object(
     company_name: Name('the registered company name'),
     current_currency: Currency,
     country: Country,
-    members: Type.Array(Type.Object({ user_id: Id, role: Role }, { additionalProperties: false }), {
+    members: Type.Array(Type.Object({ user_id: MemberId, role: Role }, { additionalProperties: false }), {
       minItems: 1,
       maxItems: 100,
       description: 'people who may act on the account',
@@ -55,7 +56,7 @@ export const CreateBusinessBody = Type.Object(
   },
 );
 
-export const AddMemberBody = Type.Object({ user_id: Id, role: Role }, { additionalProperties: false, examples: [{ user_id: 3, role: 'member' }] });
+export const AddMemberBody = Type.Object({ user_id: MemberId, role: Role }, { additionalProperties: false, examples: [{ user_id: 3, role: 'member' }] });
 
 const Member = Type.Object({
   user_id: Type.Integer(),

@@ -1,11 +1,12 @@
 import Type from 'typebox';
+import { Id, PerPage } from '../../../../platform/lib/limits.ts';
 
 export { ErrorEnvelope } from '../users/schemas.ts';
 
 export const UserMessageQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
-    user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    limit: PerPage(20),
+    user_id: Type.Optional(Id()),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 import Type from 'typebox';
 import { KYC_STATUSES, PROFILE_KINDS, WALLET_TYPES } from '../../../domain/core-banking-values.ts';
-import { EMAIL_LENGTH_MAX } from '../../../domain/profile-contacts.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../../../../platform/lib/password-hash.ts';
+import { EMAIL_LENGTH_MAX, Id, Page, PerPage } from '../../../../platform/lib/limits.ts';
 
 export const ErrorEnvelope = errorEnvelopeSchema({
   meaning: 'a failure: nothing was changed',
@@ -33,7 +33,7 @@ const PlainText = (maxLength: number, description?: string) =>
 export const Currency = Type.String({ pattern: '^[A-Z]{3,4}$', description: 'ISO 4217 (or a configured extra currency such as USDT)' });
 export const Country = Type.Union([Type.String({ pattern: '^[A-Z]{2}$' }), Type.Null()], { default: null, description: 'ISO 3166-1 alpha-2' });
 
-export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const UserIdParams = Type.Object({ id: Id() });
 
 export const CreateUserBody = Type.Object(
   {
@@ -82,8 +82,8 @@ export const ChangeUserBody = Type.Object(
 
 export const UserListQuery = Type.Object(
   {
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    perPage: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+    page: Page(),
+    perPage: PerPage(50),
     kind: Type.Optional(oneOf(PROFILE_KINDS)),
   },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { COMMISSION_FIXED_MINOR_MAX } from '../../../domain/commission.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+import { Id } from '../../../../platform/lib/limits.ts';
 
 // The error envelope every failure answers with (lib/errors.ts).
 export const ErrorEnvelope = errorEnvelopeSchema({
@@ -17,7 +18,7 @@ export const TermsRefused = errorEnvelopeSchema({
 });
 
 export const MerchantCommissionParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the merchant id' }),
+  id: Id({ description: 'the merchant id' }),
 });
 
 const Terms = Type.Object(

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+import { Id, Page, PerPage } from '../../../../platform/lib/limits.ts';
 
 export const ErrorEnvelope = errorEnvelopeSchema({ meaning: 'a failure: nothing was changed' });
 export const ConflictNotFound = errorEnvelopeSchema({ meaning: 'no conflict has this id', codes: 'not_found' });
@@ -22,13 +23,13 @@ export const ConflictListQuery = Type.Object(
       default: 'unresolved',
       description: 'unresolved (default): not yet accepted or dismissed',
     }),
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    perPage: Type.Integer({ minimum: 1, maximum: CONFLICTS_PER_PAGE_MAX, default: 50 }),
+    page: Page(),
+    perPage: PerPage(50, { maximum: CONFLICTS_PER_PAGE_MAX }),
   },
   { additionalProperties: false },
 );
 
-export const ConflictIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const ConflictIdParams = Type.Object({ id: Id() });
 
 export const ResolveConflictBody = Type.Object(
   {

@@ -4,10 +4,10 @@ import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from '../../../domain/dispute-stat
 import { DISPUTE_LIST_PER_PAGE_MAX } from '../../../flows/dispute-list.ts';
 import { DOCUMENT_MEDIA_TYPES } from '../../../../platform/lib/document-store.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+import { CURSOR_LENGTH_MAX, Id } from '../../../../platform/lib/limits.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NOTE_LENGTH_MAX = 2000;
-const CURSOR_LENGTH_MAX = 128;
 
 const DisputeStatusSchema = Type.Enum(DISPUTE_STATUSES, { description: 'open → under_review → won | lost' });
 
@@ -76,7 +76,7 @@ export const OperatorDisputeListEnvelope = Type.Object(
 
 export const OperatorDisputeListQuery = Type.Object(
   {
-    merchantId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    merchantId: Type.Optional(Id()),
     environment: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('production')])),
     status: Type.Optional(DisputeStatusSchema),
     perPage: Type.Integer({ minimum: 1, maximum: DISPUTE_LIST_PER_PAGE_MAX, default: 50 }),
@@ -106,7 +106,7 @@ export const DisputeTokenParams = Type.Object({ token: Type.String({ minLength: 
 
 export const DisputeDocumentParams = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 64 }),
-  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  id: Id(),
 });
 
 // A stream of the file's bytes: sent as it is, never serialized.

@@ -15,13 +15,13 @@ import {
   RotatedKeyEnvelope,
   UpdateMerchantBody,
 } from './schemas.ts';
+import { isJsonObject } from '../../../../platform/lib/type-guards.ts';
 
 const security = [{ adminKey: [] }];
 
 // The validator coerces "" to null (and null means "show the name"): an empty display name is refused here first.
 async function refuseEmptyDisplayName(request: FastifyRequest): Promise<void> {
-  const body = request.body as Record<string, unknown> | null | undefined;
-  if (body !== null && typeof body === 'object' && body['display_name'] === '') {
+  if (isJsonObject(request.body) && request.body['display_name'] === '') {
     throw new ApiError('invalid_field', 422, 'display_name must be 1 to 100 characters, or null', [
       { code: 'invalid_field', field: 'display_name', message: 'must be 1 to 100 characters, or null to show the name' },
     ]);

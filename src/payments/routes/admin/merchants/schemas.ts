@@ -1,10 +1,11 @@
 import Type from 'typebox';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
+import { Id, Page, PerPage } from '../../../../platform/lib/limits.ts';
 
-export const MerchantIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const MerchantIdParams = Type.Object({ id: Id() });
 
 export const KeyRotationParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  id: Id(),
   environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
 });
 
@@ -35,8 +36,8 @@ export const UpdateMerchantBody = Type.Object(
 
 export const MerchantListQuery = Type.Object(
   {
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    perPage: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+    page: Page(),
+    perPage: PerPage(50),
   },
   { additionalProperties: false },
 );

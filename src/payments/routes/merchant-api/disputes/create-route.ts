@@ -5,7 +5,7 @@ import { getDispute, openDispute, type DisputeDeps, type IncomingDocument } from
 import { ApiError } from '../../../../platform/lib/errors.ts';
 import { keyCommitOf } from '../idempotency.ts';
 import { disputeEnvelope } from './present.ts';
-import { CreateDisputeForm, DisputeEnvelope, ErrorEnvelope, QuotaErrorEnvelope, validateDisputeForm, type DisputeFormValue } from './schemas.ts';
+import { CreateDisputeForm, DisputeEnvelope, ErrorEnvelope, QuotaErrorEnvelope, isDisputeFormValue, validateDisputeForm } from './schemas.ts';
 import { DISPUTE_MULTIPART_OPTIONS, readDisputeForm } from './upload.ts';
 
 // POST /api/v1/disputes in a scope of its own: multipart/form-data is parsed here and nowhere else.
@@ -70,7 +70,8 @@ export async function disputeCreateRoute(app: FastifyInstance, options: { deps: 
       },
     },
     async (request) => {
-      const form = request.body as DisputeFormValue;
+      const form = request.body;
+      if (!isDisputeFormValue(form)) throw new Error('the dispute form reached its handler unvalidated');
       const quotaRefusal = quotaRefusalOf.get(request);
       if (quotaRefusal) throw quotaRefusal; // after the Idempotency-Key had its chance to replay an earlier answer
       const dispute = await openDispute(deps, request.merchant!, {

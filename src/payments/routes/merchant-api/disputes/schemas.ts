@@ -8,10 +8,11 @@ import { DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, type DisputeFormBody } fro
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { NUL_MESSAGE, nulPath } from '../../../../platform/lib/request-validation.ts';
 import { createDisputeExample, disputeEnvelopeExample, disputeListExample } from '../examples.ts';
+import { CURSOR_LENGTH_MAX, Id } from '../../../../platform/lib/limits.ts';
+import { isJsonObject } from '../../../../platform/lib/type-guards.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const DESCRIPTION_LENGTH_MAX = 2000;
-const CURSOR_LENGTH_MAX = 128;
 
 const DisputeStatusSchema = Type.Enum(DISPUTE_STATUSES, {
   description: 'open → under_review → won | lost (an operator may also resolve an open dispute directly)',
@@ -56,21 +57,38 @@ export interface DisputeFormValue {
   documents: DisputeFormBody['documents'];
 }
 
-const checkFields = new Ajv({ allErrors: true }).compile(DisputeFormFields);
+const checkFields = new Ajv({ allErrors: true }).compile<Static<typeof DisputeFormFields>>(DisputeFormFields);
 
 // The route's validator (fastify calls it with the body the multipart reader built): the text fields against
 // the schema above; the documents were checked while they streamed in.
 export function validateDisputeForm(body: unknown): { value: DisputeFormValue } | { error: ErrorObject[] } {
-  const { fields, documents } = body as DisputeFormBody;
+  if (!isDisputeFormBody(body)) throw new Error('the dispute form was not read by readDisputeForm');
+  const { fields, documents } = body;
   const nulAt = nulPath(fields, '', 0); // the app's NUL rule (lib/request-validation.ts) for the form's text fields
   if (nulAt !== null) return { error: [{ instancePath: nulAt, keyword: 'nul', schemaPath: '#', params: {}, message: NUL_MESSAGE }] };
   if (!checkFields(fields)) return { error: checkFields.errors ?? [] };
-  const { token, description, amount } = fields as Static<typeof DisputeFormFields>;
+  const { token, description, amount } = fields;
   const amountMinor = Number(amount);
   if (!Number.isSafeInteger(amountMinor)) {
     return { error: [{ instancePath: '/amount', keyword: 'maximum', schemaPath: '#/properties/amount', params: {}, message: 'is too large' }] };
   }
   return { value: { token, description, amount: amountMinor, documents } };
+}
+
+// What readDisputeForm (upload.ts) builds, the documents summarised as they streamed in.
+function isDisputeFormBody(body: unknown): body is DisputeFormBody {
+  return isJsonObject(body) && isJsonObject(body['fields']) && Array.isArray(body['documents']);
+}
+
+// The value validateDisputeForm answered, which fastify hands the route as its body.
+export function isDisputeFormValue(body: unknown): body is DisputeFormValue {
+  return (
+    isJsonObject(body) &&
+    typeof body['token'] === 'string' &&
+    typeof body['description'] === 'string' &&
+    typeof body['amount'] === 'number' &&
+    Array.isArray(body['documents'])
+  );
 }
 
 const DocumentSummary = Type.Object({
@@ -128,7 +146,7 @@ export const DisputeTokenParams = Type.Object({ token: Type.String({ minLength: 
 
 export const DisputeDocumentParams = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 64 }),
-  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  id: Id(),
 });
 
 // A stream of the file's bytes: sent as it is, never serialized.

@@ -4,6 +4,7 @@ import { evidenceQuotaExceeded, type EvidenceQuota } from '../../../flows/disput
 import type { IncomingDocument } from '../../../flows/disputes.ts';
 import { DocumentSourceError, isDocumentMediaType, sanitizeFileName, type DocumentStore } from '../../../../platform/lib/document-store.ts';
 import { ApiError } from '../../../../platform/lib/errors.ts';
+import { errorCode, errorMessage } from '../../../../platform/lib/type-guards.ts';
 
 // The limits of one dispute form (issue 8): busboy enforces them while the request streams in.
 export const DOCUMENT_COUNT_MAX = 10;
@@ -100,10 +101,10 @@ async function nextPart(parts: AsyncIterableIterator<Multipart>): Promise<Multip
     const next = await parts.next();
     return next.done ? null : next.value;
   } catch (error) {
-    const limit = LIMIT_ERRORS[(error as { code?: string }).code ?? ''];
+    const limit = LIMIT_ERRORS[errorCode(error) ?? ''];
     if (limit) throw limit();
     // Malformed multipart (no boundary, a cut body, a JSON field that is not JSON): the client's request.
-    throw new ApiError('invalid_multipart', 400, `the request is not a readable multipart/form-data body: ${(error as Error).message}`);
+    throw new ApiError('invalid_multipart', 400, `the request is not a readable multipart/form-data body: ${errorMessage(error)}`);
   }
 }
 

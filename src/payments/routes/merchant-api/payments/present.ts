@@ -1,5 +1,3 @@
-import type { RedirectRequest } from '../../../contract/adapter-contract.ts';
-import type { CreatePaymentRequest, CustomerInput } from '../../../domain/payment-request.ts';
 import { basisPointsToPercent, payCommissionFor } from '../../../../ledger/index.ts';
 import type { RoutingDecision } from '../../../domain/gateway-routing.ts';
 import { checkoutUrl } from '../../../domain/public-urls.ts';
@@ -18,7 +16,7 @@ const UNNAMED_PROVIDER = 'default';
 // payment.gateway_amount and payment.two_stage_mode, which integrations written for any variant read.
 export function presentCreated(
   publicUrl: string,
-  payment: CreatedPaymentRow & { redirectRequest?: unknown; pendingStep?: unknown } & Partial<Pick<PaymentRow, 'issuedRecurringToken' | 'issuedWalletToken'>>,
+  payment: CreatedPaymentRow & Partial<Pick<PaymentRow, 'redirectRequest' | 'pendingStep' | 'issuedRecurringToken' | 'issuedWalletToken'>>,
   providers: readonly string[],
 ) {
   const processingUrl = checkoutUrl(publicUrl, payment);
@@ -38,7 +36,7 @@ export function presentCreated(
         status: payment.status,
         two_stage_mode: payment.needConfirmation,
       },
-      ...(payment.redirectRequest ? { redirectRequest: payment.redirectRequest as RedirectRequest } : {}),
+      ...(payment.redirectRequest ? { redirectRequest: payment.redirectRequest } : {}),
       ...pendingStepOf(payment),
       ...seriesTokensOf(payment),
     };
@@ -64,7 +62,7 @@ export function presentCreated(
 }
 
 // A Host-to-Host card the provider asks a secure code or more data for (issue 10).
-function pendingStepOf(payment: { status: string; pendingStep?: unknown }) {
+function pendingStepOf(payment: { status: string; pendingStep?: PaymentRow['pendingStep'] }) {
   const pendingStep = presentPendingStep(payment);
   return pendingStep === null ? {} : { pendingStep };
 }
@@ -113,9 +111,7 @@ export function presentListItem(payment: PaymentRow) {
 type PaymentWithRefunds = PaymentRow & { refunds?: readonly RefundRow[] };
 
 export function presentDetail(payment: PaymentWithRefunds, logs: readonly { kind: string; entry: unknown; createdAt: Date }[] = []) {
-  const customer = payment.customer as CustomerInput | null;
-  const recurringData = payment.recurringData as CreatePaymentRequest['recurringData'];
-  const bankAccount = payment.bankAccount as CreatePaymentRequest['bankAccount'];
+  const { customer, recurringData, bankAccount } = payment;
   return {
     ...presentListItem(payment),
     callback_url: payment.callbackUrl,
@@ -169,9 +165,9 @@ export function presentDetail(payment: PaymentWithRefunds, logs: readonly { kind
     recurring_data: recurringData && { days: recurringData.days, exp_date: recurringData.expDate },
     decline_reason: payment.declineReason,
     gateway_token: payment.gatewayToken,
-    gateway_details: (payment.gatewayDetails as Record<string, unknown> | null) ?? null,
-    requisites: (payment.requisites as Record<string, unknown> | null) ?? null,
-    redirect_request: (payment.redirectRequest as RedirectRequest | null) ?? null,
+    gateway_details: payment.gatewayDetails ?? null,
+    requisites: payment.requisites ?? null,
+    redirect_request: payment.redirectRequest ?? null,
     pending_step: presentPendingStep(payment),
     gateway: payment.gatewayAlias,
     routing: payment.routingDecision && routingView(payment.routingDecision),

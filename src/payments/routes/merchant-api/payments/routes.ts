@@ -1,15 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { createPayment } from '../../../flows/create-payment.ts';
-import { findPayments, getPayment } from '../../../flows/find-payments.ts';
+import { answerOfStoredPayment, createPaymentOfRequest, type CreatedPaymentAnswer } from '../../../flows/payment-creation.ts';
+import { findPayments } from '../../../flows/find-payments.ts';
 import { ApiError } from '../../../../platform/lib/errors.ts';
 import { bearerToken } from '../../../../platform/lib/bearer.ts';
-import { processingProvidersFor } from '../../../flows/provider-selection.ts';
-import { payHostToHost } from '../../../flows/process-payment.ts';
-import { publicUrlOfGateway } from '../../../flows/gateway-public-url.ts';
-import { createSeriesPayment } from '../../../flows/recurring.ts';
 import { recurringRequestErrors } from '../../../domain/recurring.ts';
-import { assertPublicCallbackUrl } from '../../../flows/callback-url-guard.ts';
 import { getPaymentDetail } from '../../../flows/payment-detail.ts';
 import type { CreatePaymentRequest } from '../../../domain/payment-request.ts';
 import { presentCreated, presentDetail, presentListItem } from './present.ts';
@@ -18,7 +13,6 @@ import { CreatePaymentBody } from './schemas.ts';
 import { CreateErrorEnvelope, ErrorEnvelope } from './error-schemas.ts';
 import { createPaymentValidator } from './validate-create.ts';
 import { keyCommitOf } from '../idempotency.ts';
-import type { MerchantScope } from '../../../store/payments-repo.ts';
 
 const security = [{ merchantKey: [] }];
 
@@ -34,24 +28,9 @@ const CREATE_DESCRIPTION = [
 
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, currencies } = app.payrail;
+  const { currencies } = app.payrail;
   const validateCreate = createPaymentValidator({ currencies });
-
-  // The create answer for a stored payment, by the request's path: the route's own, and the replay of a request
-  // that stored the payment and died before it answered (merchant-api/idempotency.ts).
-  const answerCreated = async (
-    merchant: MerchantScope,
-    body: CreatePaymentRequest,
-    payment: Parameters<typeof presentCreated>[1] & { gatewayAlias?: string | null; bankAccount?: unknown },
-  ) => {
-    if (body.recurringToken !== null || body.walletToken !== null) return presentCreated(config.publicUrl, payment, []);
-    if (body.card) {
-      const alias = payment.gatewayAlias ?? null;
-      // spec 2.10: the gateway's custom_host, when it has one, is the host of processingUrl too
-      return presentCreated(await publicUrlOfGateway(app.payrail, merchant, alias), payment, alias === null ? [] : [alias]);
-    }
-    return presentCreated(config.publicUrl, payment, await processingProvidersFor(app.payrail, merchant, { ...payment, bankAccount: body.bankAccount }));
-  };
+  const present = (answer: CreatedPaymentAnswer) => presentCreated(answer.publicUrl, answer.payment, answer.providers);
 
   // Not typed by the provider: the body's validator normalizes the three variants into one
   // CreatePaymentRequest (validate-create.ts), so the handler's body is that, not the schema's type.
@@ -68,8 +47,9 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CreatePaymentResponse, 403: ErrorEnvelope, 409: ErrorEnvelope, 422: CreateErrorEnvelope },
       },
       config: {
+        // a request that stored the payment and died before it answered (merchant-api/idempotency.ts)
         idempotentReplay: async (request, resource) =>
-          answerCreated(request.merchant!, request.body as CreatePaymentRequest, await getPayment(app.payrail.database.db, request.merchant!, resource.token)),
+          present(await answerOfStoredPayment(app.payrail, request.merchant!, request.body as CreatePaymentRequest, resource.token)),
       },
       validatorCompiler: () => (body: unknown) => {
         const outcome = validateCreate(body);
@@ -79,30 +59,18 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const merchant = request.merchant!;
-      const body = request.body as CreatePaymentRequest;
-      if (!config.allowPrivateCallbacks) await assertPublicCallbackUrl(body.callbackUrl); // sandbox and production alike
-      const options = { defaultExpiryMinutes: config.paymentExpiryMinutes };
-      // the key is committed with the payment, in its transaction: this key's outcome is stored from there on
-      const commitKey = keyCommitOf(request);
-      if (body.recurringToken !== null || body.walletToken !== null) {
-        // A recurring series: recurringToken charges the card on file at once; walletToken waits for the customer.
-        const charged = await createSeriesPayment(
-          { context: app.payrail, adapterClient: app.payrail.adapterClient },
-          { scope: merchant, request: body, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, commitKey },
-        );
-        return answerCreated(merchant, body, charged);
-      }
-      if (body.card) {
-        // Host-to-Host: the card goes to the adapter at once; the answer is the 3-D Secure step or the final status.
-        // No gateway: 422 before anything is stored.
-        const processed = await payHostToHost(
-          { context: app.payrail, adapterClient: app.payrail.adapterClient },
-          { scope: merchant, request: body, card: body.card, options, merchantKey: bearerToken(request) ?? undefined, clientIp: request.ip, commitKey },
-        );
-        return answerCreated(merchant, body, processed);
-      }
-      return answerCreated(merchant, body, await createPayment(app.payrail.database.db, merchant, body, options, commitKey));
+      const created = await createPaymentOfRequest(
+        { context: app.payrail, adapterClient: app.payrail.adapterClient },
+        {
+          scope: request.merchant!,
+          request: request.body as CreatePaymentRequest,
+          merchantKey: bearerToken(request) ?? undefined,
+          clientIp: request.ip,
+          // the key is committed with the payment, in its transaction: this key's outcome is stored from there on
+          commitKey: keyCommitOf(request),
+        },
+      );
+      return present(created);
     },
   );
 

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { currentPendingStep, OTP_RESENDS_MAX, resendWaitS, SECURE_CODE_ATTEMPTS_MAX } from '../../../domain/pending-step.ts';
+import { currentPendingStep, OTP_RESENDS_MAX, type PendingStep, resendWaitS, SECURE_CODE_ATTEMPTS_MAX } from '../../../domain/pending-step.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -40,7 +40,7 @@ export const PendingStepSchema = Type.Object(
   { description: 'what the provider asks before it can finish this pending payment; absent (or null) when nothing' },
 );
 
-export function presentPendingStep(payment: { status: string; pendingStep?: unknown }, now = new Date()) {
+export function presentPendingStep(payment: { status: string; pendingStep?: PendingStep | null }, now = new Date()) {
   const pending = currentPendingStep({ status: payment.status, pendingStep: payment.pendingStep ?? null });
   if (pending === null) return null;
   const { step } = pending;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createPayout, type CreatePayoutRequest } from '../../../flows/payouts.ts';
+import { createPayout } from '../../../flows/payouts.ts';
 import { bearerToken } from '../../../../platform/lib/bearer.ts';
 import { ApiError } from '../../../../platform/lib/errors.ts';
 import { getPayment } from '../../../flows/find-payments.ts';
@@ -7,7 +7,7 @@ import { publicUrlOfGateway } from '../../../flows/gateway-public-url.ts';
 import { keyCommitOf } from '../idempotency.ts';
 import { presentCreatedPayout } from './present.ts';
 import { CreatePayoutBody, CreatePayoutResponse, ErrorEnvelope } from './schemas.ts';
-import { createPayoutValidator } from './validate-payout.ts';
+import { createPayoutValidator, isCreatePayoutRequest } from './validate-payout.ts';
 
 const security = [{ merchantKey: [] }];
 
@@ -52,11 +52,13 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
+      const payout = request.body;
+      if (!isCreatePayoutRequest(payout)) throw new Error('the payout request reached its handler unvalidated');
       const created = await createPayout(
         { context: app.payrail, adapterClient: app.payrail.adapterClient },
         {
           scope: request.merchant!,
-          request: request.body as CreatePayoutRequest,
+          request: payout,
           merchantKey: bearerToken(request) ?? undefined,
           clientIp: request.ip,
           commitKey: keyCommitOf(request), // committed with the payout and its reservation, in their transaction

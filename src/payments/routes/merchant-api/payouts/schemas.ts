@@ -3,15 +3,13 @@ import { NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN, PAN_TEXT_LENGTH_MAX } from 
 import { CURRENCY_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from '../payments/schemas.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { createdPayoutExample, createPayoutExample } from '../examples.ts';
+import { EMAIL_LENGTH_MAX, PAYOUT_AMOUNT_MINOR_MAX, URL_LENGTH_MAX } from '../../../../platform/lib/limits.ts';
 
 // spec 2.4: the payout-create body. The rules that depend on bank_account.requisite_type (card.pan for card,
 // bank_name for sbp and account, account_number for account, customer.phone for sbp) and the Luhn check of the
 // PAN are applied after this schema, by validate-payout.ts, each with its own field error.
 
 // 10^15 minor units: amount plus commission (at most 100 % plus the fixed part) stays a safe integer.
-const PAYOUT_AMOUNT_MINOR_MAX = 1_000_000_000_000_000;
-const URL_LENGTH_MAX = 2048;
-const EMAIL_LENGTH_MAX = 254;
 
 function text(minLength: number, maxLength: number, description: string) {
   return Type.String({ minLength, maxLength, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });

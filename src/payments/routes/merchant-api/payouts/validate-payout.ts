@@ -7,6 +7,7 @@ import { passesLuhn } from '../../../../platform/lib/card-data-text.ts';
 import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from '../payments/create-errors.ts';
 import { addPaymentFormats } from '../payments/validate-create.ts';
 import { CreatePayoutBody, type CreatePayoutBodyInput } from './schemas.ts';
+import { isJsonObject, isOneOf } from '../../../../platform/lib/type-guards.ts';
 
 export type CreatePayoutValidation = { ok: true; request: CreatePayoutRequest } | { ok: false; errors: FieldError[] };
 
@@ -21,8 +22,10 @@ const REQUIRED_BY_TYPE: Readonly<Record<PayoutRequisiteType, readonly string[]>>
 
 type JsonObject = Record<string, unknown>;
 
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+// The request validateCreate answered, which fastify hands the route as its body: normalized (camelCase), never
+// the body as sent.
+export function isCreatePayoutRequest(body: unknown): body is CreatePayoutRequest {
+  return isJsonObject(body) && typeof body['amountMinor'] === 'number' && isJsonObject(body['bankAccount']) && isJsonObject(body['customer']);
 }
 
 function valueAt(body: JsonObject, path: string): unknown {
@@ -34,8 +37,8 @@ function valueAt(body: JsonObject, path: string): unknown {
 // The rules of the requisite type, on the raw body (so they are reported together with the schema's errors).
 function requisiteErrors(body: JsonObject): FieldError[] {
   const requisiteType = valueAt(body, 'bank_account.requisite_type');
-  if (!REQUISITE_TYPES.includes(requisiteType as PayoutRequisiteType)) return [];
-  const type = requisiteType as PayoutRequisiteType;
+  if (!isOneOf(REQUISITE_TYPES, requisiteType)) return [];
+  const type = requisiteType;
   const errors: FieldError[] = REQUIRED_BY_TYPE[type]
     .filter((field) => valueAt(body, field) === undefined)
     .map((field) => ({ code: 'invalid_field', field, message: `is required when bank_account.requisite_type is ${type}` }));

@@ -1,10 +1,11 @@
 import Type from 'typebox';
 import { REFUND_COUNT_MAX } from '../../../domain/refund-amount.ts';
+import { AmountMinor } from '../../../../platform/lib/limits.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { createdRefundExample, createRefundExample, refundDetailExample } from '../examples.ts';
 
 const TOKEN_LENGTH_MAX = 64;
-const AmountMinor = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'minor units (100 = 1.00 USD)' });
+const RefundAmount = AmountMinor({ description: 'minor units (100 = 1.00 USD)' });
 const Token32 = (description: string) => Type.String({ description: `${description}: 32 lowercase hex characters` });
 const EmptyErrors = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { maxItems: 0 });
 const RefundStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('declined')], {
@@ -18,9 +19,7 @@ export const CreateRefundBody = Type.Object(
   {
     token: Type.String({ minLength: 1, maxLength: TOKEN_LENGTH_MAX, description: 'the token of the approved payment to refund' }),
     amount: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: Number.MAX_SAFE_INTEGER,
+      AmountMinor({
         description: 'minor units, at most what is left to refund (captured − refunded or being refunded); absent: all of that',
       }),
     ),
@@ -32,7 +31,7 @@ export const RefundTokenParams = Type.Object({ token: Type.String({ minLength: 1
 
 const refundFields = {
   token: Token32("the refund's own token"),
-  amount: AmountMinor,
+  amount: RefundAmount,
   status: RefundStatus,
   currency: Type.String({ description: "the payment's currency" }),
   commission: Type.Integer({

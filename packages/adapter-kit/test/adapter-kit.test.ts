@@ -13,7 +13,7 @@ import {
   type AdapterHandlers,
   type AdapterHttpServerOptions,
   type PayRequest,
-} from '../../../packages/adapter-kit/src/index.ts';
+} from '@payrail/adapter-kit';
 
 // The adapter kit's pieces, each against what the contract says (spec 2.9, 5.5, 5.6, 7.3); the HTTP scaffold
 // through Fastify's inject (a real Fastify app, no socket).

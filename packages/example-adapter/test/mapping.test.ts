@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { PayoutRequest, PayRequest } from '../../../packages/adapter-kit/src/index.ts';
-import { acmeSettingsOf } from '../../../packages/example-adapter/src/acme-settings.ts';
-import { verifyAcmeSignature } from '../../../packages/example-adapter/src/acme-signature.ts';
-import type { AcmeCharge } from '../../../packages/example-adapter/src/acme-types.ts';
-import { adapterConfigFromEnv, ConfigError } from '../../../packages/example-adapter/src/config.ts';
-import {
-  callbackStatusOf,
-  chargeAnswerOf,
-  chargeBodyOf,
-  expiryOf,
-  payoutAnswerOf,
-  payoutBodyOf,
-  reasonOf,
-  refundAnswerOf,
-} from '../../../packages/example-adapter/src/mapping.ts';
-import { createSealer, SealError } from '../../../packages/example-adapter/src/sealed-context.ts';
-import { acmeSignature } from '../../../packages/example-adapter/simulator/webhooks.ts';
-import { ACME_TEST_CARDS, chargeScenarioOf, passesLuhn, payoutScenarioOf } from '../../../packages/example-adapter/simulator/test-cards.ts';
+import type { PayoutRequest, PayRequest } from '@payrail/adapter-kit';
+import { acmeSettingsOf } from '../src/acme-settings.ts';
+import { verifyAcmeSignature } from '../src/acme-signature.ts';
+import type { AcmeCharge } from '../src/acme-types.ts';
+import { adapterConfigFromEnv, ConfigError } from '../src/config.ts';
+import { callbackStatusOf, chargeAnswerOf, chargeBodyOf, expiryOf, payoutAnswerOf, payoutBodyOf, reasonOf, refundAnswerOf } from '../src/mapping.ts';
+import { createSealer, SealError } from '../src/sealed-context.ts';
+import { acmeSignature } from '../simulator/webhooks.ts';
+import { ACME_TEST_CARDS, chargeScenarioOf, passesLuhn, payoutScenarioOf } from '../simulator/test-cards.ts';
 
 const LINKS = { webhookUrl: 'https://adapter.example/webhooks/acme', sealedContext: 'v1.sealed' };
 const NOW = new Date('2026-06-15T12:00:00Z');

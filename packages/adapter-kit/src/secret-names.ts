@@ -1,7 +1,25 @@
-// Which key names hold secrets, wherever data from outside is logged, stored or shown: payment logs, the
-// service's own log lines, gateway settings listed to operators. Provider settings are free-form (spec 2.10), so
-// a fixed list of names cannot be enough: a name that says it is a secret is one, however it is spelled.
-// Names are compared as keyNameOf gives them: lowercased, everything but letters and digits dropped.
+// Which key names hold secrets or card data, wherever data from outside is logged, stored or shown: an adapter's
+// interaction logs (redact.ts), and Payrail's payment logs, its own log lines and gateway settings listed to
+// operators. One list for both sides.
+
+// Names are compared as keyNameOf gives them: lowercased, everything but letters and digits dropped, so
+// "Card-Number", "card_number" and "cardNumber" are one name.
+export const CARD_SECURITY_CODE_NAMES: ReadonlySet<string> = new Set([
+  'cvv',
+  'cvc',
+  'cvv2',
+  'cvc2',
+  'cvn',
+  'csc',
+  'securitycode',
+  'cardsecuritycode',
+  'cardcvv',
+  'cardcvc',
+]);
+export const CARD_NUMBER_NAMES: ReadonlySet<string> = new Set(['pan', 'cardnumber', 'cardno', 'cardnum']);
+
+// Provider settings are free-form (spec 2.10), so a fixed list of secret names cannot be enough: a name that says it
+// is a secret is one, however it is spelled.
 const SECRET_NAMES: ReadonlySet<string> = new Set([
   'assets', // certificate bundles may carry their private key
   'secure', // the callback's encrypted merchant key

@@ -1,6 +1,6 @@
 import type { CurrencyTable } from '../../platform/lib/currencies.ts';
-import { decimalToMinor, minorToMajor, type DecimalAmountProblem } from '../domain/decimal-amount.ts';
-import { WALLET_AMOUNT_MINOR_MAX } from '../domain/wallet-postings.ts';
+import { decimalToMinor, minorToMajor, type DecimalAmountProblem } from './decimal-amount.ts';
+import { WALLET_AMOUNT_MINOR_MAX } from './wallet-postings.ts';
 import { CoreApiError } from '../../platform/lib/core-errors.ts';
 
 // A core banking request's failure about one of its fields: 422 in spec 7.2's envelope, with the field named.

@@ -1,0 +1,59 @@
+import { and, eq } from 'drizzle-orm';
+import { postLedger } from '../../ledger/index.ts';
+import type { StatusChange } from '../domain/status-change.ts';
+import type { Tx } from '../../platform/database.ts';
+import { assertPaymentJson } from './json-columns.ts';
+import { insertNotificationEvent } from './notification-events-repo.ts';
+import { finishOpenWork } from './outbox-repo.ts';
+import type { PaymentChanges } from './payment-changes.ts';
+import { insertPaymentLogs } from './payment-logs-repo.ts';
+import type { PaymentRow } from './payments-repo.ts';
+import { updatePayment } from './processing-repo.ts';
+import { rescheduleStatusCheck } from './payouts-repo.ts';
+import { seriesColumnsOnTransition } from './recurring-repo.ts';
+import { payments } from './schema.ts';
+
+export type PaymentStatusChange = StatusChange<PaymentRow, PaymentChanges>;
+
+// The writer of payments.status (principle 3) on a row the caller has locked: writes a status change as the domain
+// decided it (domain/status-change.ts), in the caller's transaction, and decides nothing. The status moves only
+// while the payment still has the transition's `from`; null when it no longer had it (nothing is written then).
+// Without a transition, the columns and logs alone. The one-statement form is store/outcome-statement-repo.ts.
+export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Promise<PaymentRow | null> {
+  const { transition, changes } = change;
+  const paymentId = change.payment.id;
+  if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
+  assertPaymentJson(changes);
+  const now = new Date();
+  let payment = change.payment;
+  if (transition !== null) {
+    // A recurring first payment's approval issues the tokens of its series (store/recurring-repo.ts).
+    const series = transition.to === 'approved' ? seriesColumnsOnTransition(changes.recurringGatewayToken, now) : {};
+    const [row] = await tx
+      .update(payments)
+      .set({ ...changes, ...series, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, transition.from)))
+      .returning();
+    if (!row) return null;
+    payment = row;
+  } else if (Object.keys(changes).length > 0) {
+    payment = await updatePayment(tx, paymentId, changes);
+  }
+  await insertPaymentLogs(tx, paymentId, change.logs);
+  if (change.closeStatusChecks) await finishOpenWork(tx, paymentId, 'status_check');
+  if (change.statusCheckDueAt !== null) await rescheduleStatusCheck(tx, paymentId, change.statusCheckDueAt);
+  if (change.notificationEventId !== null) {
+    await insertNotificationEvent(tx, {
+      paymentId,
+      kind: 'payment',
+      refundId: null,
+      disputeId: null,
+      conflict: null,
+      eventId: change.notificationEventId,
+      occurredAt: now,
+    });
+  }
+  // last: it locks the merchant's balance rows until the commit
+  if (change.posting !== null) await postLedger(tx, payment, change.posting, { paymentId });
+  return payment;
+}

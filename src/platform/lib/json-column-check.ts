@@ -1,0 +1,20 @@
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+// A JSON column's value checked against the schema that types it, before a store writes it. Requests are validated
+// long before they reach a store, so a value that fails here is a bug of the caller: it stops with an error instead
+// of landing in a row that every later reader trusts. Null (and an absent value) needs no check.
+class JsonColumnError extends Error {
+  override name = 'JsonColumnError';
+}
+
+export type JsonColumnCheck = (value: unknown) => void;
+
+export function jsonColumnCheck(column: string, schema: TSchema): JsonColumnCheck {
+  const validator = Compile(schema);
+  return (value) => {
+    if (value === null || value === undefined || validator.Check(value)) return;
+    const [first] = validator.Errors(value);
+    throw new JsonColumnError(`${column} refused: ${first ? `${first.instancePath || '/'} ${first.message}` : 'does not match its schema'}`);
+  };
+}
