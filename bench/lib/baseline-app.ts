@@ -127,9 +127,17 @@ export async function buildBaselineApp(options: BaselineOptions): Promise<Fastif
       return {
         success: true as const,
         errors: [],
+        result: 0,
+        status: 200,
         token: created.token,
         processingUrl: `${config.publicUrl}/checkout/${created.token}?locale=${paymentRequest.locale}`,
-        payment: { amount: String(paymentRequest.amountMinor), currency: paymentRequest.currency, status: 'init' },
+        payment: {
+          amount: String(paymentRequest.amountMinor),
+          gateway_amount: paymentRequest.amountMinor,
+          currency: paymentRequest.currency,
+          status: 'init',
+          two_stage_mode: paymentRequest.needConfirmation,
+        },
       };
     });
   });

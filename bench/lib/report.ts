@@ -49,8 +49,11 @@ const optionalFigure = (value: number | null) => (value === null ? '' : value.to
 export function ratioFor(measurements: readonly Measurement[], engine: EngineName, row: RowName = 'payrail'): number | null {
   const perSecond = (name: RowName) => measurements.find((measurement) => measurement.engine === engine && measurement.row === name)?.figures.requestsPerSecond;
   const payrail = perSecond(row);
-  const baseline = perSecond('baseline');
-  return payrail === undefined || baseline === undefined || baseline === 0 ? null : payrail / baseline;
+  const baselineRow = measurements.find((measurement) => measurement.engine === engine && measurement.row === 'baseline');
+  // A ceiling that failed (an error answer is cheap) measures nothing: no ratio against it.
+  if (baselineRow === undefined || baselineRow.figures.non2xx > 0 || baselineRow.figures.errors > 0) return null;
+  const baseline = baselineRow.figures.requestsPerSecond;
+  return payrail === undefined || baseline === 0 ? null : payrail / baseline;
 }
 
 // Payrail's answers that count as failures: non-2xx, no answer, and (H2H) a 2xx whose payment is not approved.

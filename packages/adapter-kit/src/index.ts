@@ -106,7 +106,18 @@ export {
   verifyCallbackJwt,
 } from './callback-crypto.ts';
 export { interactionLog, type InteractionInput } from './interaction-log.ts';
-export { maskCardNumbers, maskPan, REDACTED, redactForLog } from './redact.ts';
+export { maskCardNumbers, REDACTED, redactForLog } from './redact.ts';
+export {
+  CARD_DATA_REMOVED,
+  cardDataMatcher,
+  maskCardDataInText,
+  maskCardNumbersInText,
+  maskPan,
+  PAN_DIGITS_MAX,
+  passesLuhn,
+  type CardDataMatcher,
+  type SensitiveCardData,
+} from './card-text.ts';
 export { CARD_NUMBER_NAMES, CARD_SECURITY_CODE_NAMES, isSecretName, keyNameOf } from './secret-names.ts';
 export { mapStatus, type StatusTable } from './status-map.ts';
 export { INTERNAL_ERROR_TEXT, INVALID_SIGNATURE_TEXT } from './http-errors.ts';

@@ -1,3 +1,4 @@
+import { maskCardNumbersInText } from './card-text.ts';
 import { CARD_NUMBER_NAMES, CARD_SECURITY_CODE_NAMES, isSecretName, keyNameOf } from './secret-names.ts';
 
 // Log items travel back to Payrail and are stored with the payment, so an adapter redacts them first: card
@@ -6,16 +7,9 @@ import { CARD_NUMBER_NAMES, CARD_SECURITY_CODE_NAMES, isSecretName, keyNameOf } 
 
 export const REDACTED = '[redacted]';
 const REDACT_DEPTH_MAX = 32;
-// 12..19 digits, optionally grouped by spaces or dashes: masked wherever they appear.
-const CARD_NUMBER_IN_TEXT = /(?<![0-9])[0-9](?:[ -]?[0-9]){11,18}(?![0-9])/g;
-
-export function maskPan(digits: string): string {
-  if (digits.length < 12) return '*'.repeat(digits.length);
-  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
-}
-
+// Card-shaped numbers (13–19 digits passing Luhn, identifiers left whole) masked wherever they appear: card-text.ts.
 export function maskCardNumbers(text: string): string {
-  return text.replace(CARD_NUMBER_IN_TEXT, (match) => maskPan(match.replace(/[ -]/g, '')));
+  return maskCardNumbersInText(text);
 }
 
 // A copy with secrets out; the input is not changed. Too deep a structure is cut, not walked.

@@ -88,7 +88,7 @@ describe('interaction logs (spec 2.9)', () => {
       kind: 'pay',
       request: { url: 'https://provider.example/charge', body: { card_number: '424242******4242', api_key: '[redacted]' } },
       status: 402,
-      response: 'declined card 424242******4242',
+      response: 'declined card 4242 42** **** 4242',
       duration: 1.50025,
     });
   });

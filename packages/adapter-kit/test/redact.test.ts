@@ -35,9 +35,17 @@ describe("the kit's redactForLog", () => {
     expect(redacted).toEqual({
       card: { pan: '411111******1111', holder: 'A B' },
       headers: { authorization: REDACTED, 'x-request-id': 'r1' },
-      note: 'card 411111******1111 refused',
+      note: 'card 4111 11** **** 1111 refused',
       settings: { sign_key: REDACTED, webhook_token: REDACTED, brand_id: 'b' },
       token: 'pay_1',
     });
+  });
+
+  it('masks card numbers by one rule with Payrail: Luhn-valid digit runs, never the digits inside a token', () => {
+    // A payment token holding a Luhn-valid run of 13 digits (3866122897542) is an identifier, not a card.
+    const token = 'c982a4e3866122897542e186cea7aac4';
+    expect(redactForLog({ reference: token, note: `ref ${token}` })).toEqual({ reference: token, note: `ref ${token}` });
+    expect(redactForLog({ note: 'order 1234567890123' })).toEqual({ note: 'order 1234567890123' }); // fails Luhn
+    expect(redactForLog({ note: 'paid with 5555555555554444.' })).toEqual({ note: 'paid with 555555******4444.' });
   });
 });

@@ -1,4 +1,4 @@
-import { passesLuhn } from '../../platform/lib/card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 import { PAN_DIGITS_MAX } from '../../platform/lib/limits.ts';
 
 // spec 2.8: the card_brand_name values, recognised by their issuer identification number (IIN/BIN) ranges.

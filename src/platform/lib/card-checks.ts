@@ -1,4 +1,4 @@
-import { passesLuhn } from './card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 
 // Mistakes a customer makes while typing a card, caught before anything reaches an acquirer (issue 11): a wrong
 // check digit, an expiry in the past. The hosted form's server check and its browser check both read these rules.

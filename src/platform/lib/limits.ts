@@ -13,7 +13,7 @@ export const PAYOUT_AMOUNT_MINOR_MAX = 1_000_000_000_000_000;
 export const EMAIL_LENGTH_MAX = 254; // RFC 5321: the longest address a mail path carries
 export const URL_LENGTH_MAX = 2048;
 export const CURSOR_LENGTH_MAX = 128; // a list's opaque nextCursor
-export const PAN_DIGITS_MAX = 19; // ISO/IEC 7812
+export { PAN_DIGITS_MAX } from '@payrail/adapter-kit'; // ISO/IEC 7812, the adapter contract's
 
 // Offset pages of the admin lists: a page number past this finds nothing anyway. (Export a limit when a second
 // module needs it by name.)

@@ -1,4 +1,4 @@
-import { CARD_DATA_REMOVED, maskCardDataInText } from './card-data-text.ts';
+import { CARD_DATA_REMOVED, maskCardDataInText } from '@payrail/adapter-kit';
 
 // A request URL as the request log may print it: card numbers masked, the bearer token of a hosted card page
 // (/cards/<token>) removed, and the values of query parameters that carry secrets (merchant_private_key of the

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
-import { maskCardDataInText } from './card-data-text.ts';
+import { maskCardDataInText } from '@payrail/adapter-kit';
 import { redactUrlForLog } from './log-url.ts';
 import { redactForLog, redactLogObject } from './redact.ts';
 

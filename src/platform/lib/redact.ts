@@ -6,10 +6,10 @@ import {
   maskCardNumbersInText,
   type CardDataMatcher,
   type SensitiveCardData,
-} from './card-data-text.ts';
+} from '@payrail/adapter-kit';
 import { maskPan } from './pan.ts';
 
-export type { SensitiveCardData } from './card-data-text.ts';
+export type { SensitiveCardData } from '@payrail/adapter-kit';
 
 // The one redaction of everything we log or store from outside: payment logs, the service's own log lines
 // (pino) and the sandbox adapter's logs. By key name (the adapter kit's one list of secret, security code and card

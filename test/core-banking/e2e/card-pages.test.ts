@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../../src/platform/lib/card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 import { bankAccounts } from '../../../src/core-banking/store/schema.ts';
 import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { createTestAppToken, createTestProfile } from '../../support/core-banking.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../../src/platform/lib/card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 import { signCardPageToken } from '../../../src/platform/lib/card-page-token.ts';
 import { PUBLIC_URL, type Harness, type TestMerchant } from '../../support/harness.ts';
 import { testEngines } from '../../support/databases.ts';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../../src/platform/lib/card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 import { loggerOptions } from '../../../src/platform/lib/logger.ts';
 import { maskCardData, redactForLog } from '../../../src/platform/lib/redact.ts';
 import { leaksCvv, leaksPan } from '../../support/card-leaks.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../../src/platform/lib/card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 import { createSandboxCardIssuer, luhnCheckDigit, SANDBOX_DECLINE_REASON } from '../../../src/core-banking/gateways/sandbox-card-issuer.ts';
 
 const request = (holderLastName = 'Lovelace') => ({

@@ -3,7 +3,7 @@ import type { CurrencyTable } from '../../../../platform/lib/currencies.ts';
 import { ISO_3166_ALPHA2 } from '../../../../platform/lib/countries.ts';
 import type { FieldError } from '../../../domain/payment-request.ts';
 import type { CreatePayoutRequest, PayoutRequisiteType } from '../../../flows/payouts.ts';
-import { passesLuhn } from '../../../../platform/lib/card-data-text.ts';
+import { passesLuhn } from '@payrail/adapter-kit';
 import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from '../payments/create-errors.ts';
 import { addPaymentFormats } from '../payments/validate-create.ts';
 import { CreatePayoutBody, type CreatePayoutBodyInput } from './schemas.ts';

@@ -3,8 +3,8 @@ import type { TLSSocket } from 'node:tls';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_TLS_FILES } from '@payrail/adapter-kit';
-import { acmeDispatcherOf } from '../../../packages/example-adapter/src/provider-agents.ts';
-import { testCertificate } from '../../support/certificates.ts';
+import { acmeDispatcherOf } from '../src/provider-agents.ts';
+import { testCertificate } from '../../../test/support/certificates.ts';
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 

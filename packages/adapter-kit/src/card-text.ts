@@ -1,7 +1,5 @@
-import { PAN_DIGITS_MAX } from './limits.ts';
-import { maskPan } from './pan.ts';
-
-// Card data in free text, masked by what it is rather than by the key that carries it: the payment's own
+// Card data in free text, masked by what it is rather than by the key that carries it (one rule for Payrail and every
+// adapter built on this kit): the payment's own
 // PAN and CVV when we hold them, and any card-shaped number (13–19 digits passing the Luhn check) always,
 // because status answers and callbacks arrive when the PAN is long gone from memory. The Luhn rule skips
 // identifiers (UUIDs, hex words of 24+ characters with a letter): one in ten digit stretches passes Luhn, so a
@@ -22,6 +20,7 @@ export interface CardDataMatcher {
 
 export const CARD_DATA_REMOVED = '[redacted]';
 
+export const PAN_DIGITS_MAX = 19; // ISO/IEC 7812
 const PAN_DIGITS_MIN = 13;
 const MASK_VISIBLE_HEAD = 6;
 const MASK_VISIBLE_TAIL = 4;
@@ -99,6 +98,12 @@ function hideMiddle(groups: readonly { start: number; digits: string }[], digitC
       if (index >= MASK_VISIBLE_HEAD && index < digitCount - MASK_VISIBLE_TAIL) hidden.add(group.start + offset);
     }
   }
+}
+
+// First 6 / last 4 (shorter strings are hidden whole).
+export function maskPan(digits: string): string {
+  if (digits.length < 12) return '*'.repeat(digits.length);
+  return `${digits.slice(0, MASK_VISIBLE_HEAD)}${'*'.repeat(digits.length - MASK_VISIBLE_HEAD - MASK_VISIBLE_TAIL)}${digits.slice(-MASK_VISIBLE_TAIL)}`;
 }
 
 export function passesLuhn(digits: string): boolean {
