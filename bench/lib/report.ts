@@ -45,15 +45,14 @@ const HEADER = [
 ];
 const optionalFigure = (value: number | null) => (value === null ? '' : value.toFixed(0));
 
-// A Payrail row's mean payments/s divided by the baseline's on the same engine, or null when one is missing.
+// A Payrail row's mean payments/s divided by the baseline's on the same engine, or null when one is missing or the
+// baseline failed (an error answer is cheap: a ceiling that failed measures nothing).
 export function ratioFor(measurements: readonly Measurement[], engine: EngineName, row: RowName = 'payrail'): number | null {
-  const perSecond = (name: RowName) => measurements.find((measurement) => measurement.engine === engine && measurement.row === name)?.figures.requestsPerSecond;
-  const payrail = perSecond(row);
-  const baselineRow = measurements.find((measurement) => measurement.engine === engine && measurement.row === 'baseline');
-  // A ceiling that failed (an error answer is cheap) measures nothing: no ratio against it.
-  if (baselineRow === undefined || baselineRow.figures.non2xx > 0 || baselineRow.figures.errors > 0) return null;
-  const baseline = baselineRow.figures.requestsPerSecond;
-  return payrail === undefined || baseline === 0 ? null : payrail / baseline;
+  const figuresOf = (name: RowName) => measurements.find((measurement) => measurement.engine === engine && measurement.row === name)?.figures;
+  const payrail = figuresOf(row);
+  const baseline = figuresOf('baseline');
+  if (payrail === undefined || baseline === undefined || baseline.non2xx > 0 || baseline.errors > 0 || baseline.requestsPerSecond === 0) return null;
+  return payrail.requestsPerSecond / baseline.requestsPerSecond;
 }
 
 // Payrail's answers that count as failures: non-2xx, no answer, and (H2H) a 2xx whose payment is not approved.

@@ -11,8 +11,7 @@ import {
   TRANSFER_DIRECTIONS,
 } from '../domain/core-banking-values.ts';
 import { merchants } from '../../payments/store/schema.ts';
-import { createdAt, updatedAt } from '../../platform/lib/table-columns.ts';
-import { quoted } from './quoted-values.ts';
+import { createdAt, updatedAt, quoted } from '../../platform/lib/table-columns.ts';
 import { appTokens, users } from './tables-profiles.ts';
 
 // A bank account or beneficiary of a profile (spec 2.6). `details` keeps the beneficiary fields and any extra ones.

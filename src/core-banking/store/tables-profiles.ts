@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { KYC_STATUSES, MEMBERSHIP_ROLES, PROFILE_KINDS, USER_MESSAGE_CHANNELS, WALLET_TYPES } from '../domain/core-banking-values.ts';
-import { createdAt, updatedAt } from '../../platform/lib/table-columns.ts';
-import { quoted } from './quoted-values.ts';
+import { createdAt, updatedAt, quoted } from '../../platform/lib/table-columns.ts';
 
 // ---- Core banking (spec 2.6, 2.7): profiles, sign-in, bank accounts, wallets, transfers, charges, bank cards ----
 

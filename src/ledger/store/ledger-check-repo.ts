@@ -1,3 +1,4 @@
+import { quoted } from '../../platform/lib/table-columns.ts';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS } from '../domain/ledger-postings.ts';
 import type { Db } from '../../platform/database.ts';
@@ -16,7 +17,7 @@ export const VIOLATIONS_PER_RULE_MAX = 100;
 // The ledger's invariants over everything it holds (an operator's check: it reads every row). Each query reports
 // at most VIOLATIONS_PER_RULE_MAX rows. The payments module names which of its statuses are final.
 export async function findLedgerViolations(db: Db, finalPaymentStatuses: readonly string[]): Promise<LedgerViolation[]> {
-  const finalStatuses = sql.raw(finalPaymentStatuses.map((status) => `'${status}'`).join(', '));
+  const finalStatuses = quoted(finalPaymentStatuses);
   const checks = [
     unbalancedTransactions,
     balanceMismatches,
@@ -57,7 +58,7 @@ const entrySums = sql`
   from ${ledgerEntries} e join ${ledgerTransactions} t on t.id = e.transaction_id
   where t.merchant_id is not null
   group by t.merchant_id, t.environment, t.currency, e.account`;
-const balancedAccounts = sql.raw(BALANCED_ACCOUNTS.map((account) => `'${account}'`).join(', '));
+const balancedAccounts = quoted(BALANCED_ACCOUNTS);
 
 // Every running balance (over its shards) equals the sum of its entries, and every balanced account with entries
 // has its balance rows.
@@ -85,7 +86,7 @@ async function balanceMismatches(db: Db): Promise<LedgerViolation[]> {
 
 // Hold and fees never below zero: hold's balance rows (their CHECK aside) and every account's entries.
 async function negativeBalances(db: Db): Promise<LedgerViolation[]> {
-  const accounts = sql.raw(NON_NEGATIVE_ACCOUNTS.map((account) => `'${account}'`).join(', '));
+  const accounts = quoted(NON_NEGATIVE_ACCOUNTS);
   const rows = await selectRows<AccountRow & { balance: string }>(
     db,
     sql`

@@ -4,10 +4,9 @@ import { COMMISSION_OPERATIONS } from '../domain/commission.ts';
 import { BALANCED_ACCOUNTS, LEDGER_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, POSTING_KINDS } from '../domain/ledger-postings.ts';
 import { bankTransfers, moneyCharges, users } from '../../core-banking/store/schema.ts';
 import { disputes, merchants, payments, refunds } from '../../payments/store/schema.ts';
-import { createdAt, updatedAt } from '../../platform/lib/table-columns.ts';
+import { createdAt, updatedAt, quoted } from '../../platform/lib/table-columns.ts';
 
-const nonNegativeAccounts = sql.raw(NON_NEGATIVE_ACCOUNTS.map((account) => `'${account}'`).join(', '));
-const quoted = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
+const nonNegativeAccounts = quoted(NON_NEGATIVE_ACCOUNTS);
 
 // Commission terms per merchant and operation (spec: pay, payout, refund), for both environments; none: free.
 export const commissions = pgTable(

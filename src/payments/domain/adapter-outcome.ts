@@ -1,5 +1,6 @@
 // What an adapter's answer means for the payment (spec 2.9 and 7). Anything we do not understand
 // maps to pending, never to approved: only an explicit answer is final.
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 import { PROVIDER_TIMEOUT_CODE, RedirectRequestSchema } from '@payrail/adapter-kit';
 import { Compile } from 'typebox/compile';
 import type { AdapterLog, AdapterRequisites, AdapterStatus, RedirectRequest } from './adapter-answer.ts';
@@ -159,8 +160,4 @@ function describeStatus(status: unknown): string {
 
 function nonEmptyStringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

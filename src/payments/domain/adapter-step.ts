@@ -3,6 +3,7 @@
 // next step: answered with next_payment_step). Read from a pending answer's secure_code_request or next_step;
 // a request we cannot show whole is refused as a whole (the payment then waits for the status checker).
 
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 import { NextStepSchema, SECURE_CODE_KINDS, SecureCodeRequestSchema, STEP_FIELD_TYPES, STEP_LIMITS, StepFieldSchema } from '@payrail/adapter-kit';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -216,8 +217,4 @@ function stepFieldValueProblem(field: StepField, value: string): Omit<StepFieldP
   if (field.type === 'tel' && !TEL_PATTERN.test(value)) return { problem: 'invalid', message: 'must be a phone number' };
   if (field.pattern !== null && !wholeValueRegExp(field.pattern).test(value)) return { problem: 'invalid', message: 'does not have the expected form' };
   return null;
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../platform/lib/type-guards.ts';
 import { interpretAdapterAnswer } from '../domain/adapter-outcome.ts';
 import { acceptedTransition, resolutionOf, type ConflictAction } from '../domain/payment-conflict.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
@@ -45,7 +46,7 @@ async function applyReportedStatus(tx: Tx, conflict: ConflictRecord, payment: No
 
 // The reason the provider gave with its decline (spec 7.7), read from the masked answer that was kept.
 function declineReasonOf(rawAnswer: unknown): string | null {
-  const body = typeof rawAnswer === 'object' && rawAnswer !== null && !Array.isArray(rawAnswer) ? rawAnswer : {};
+  const body = isJsonObject(rawAnswer) ? rawAnswer : {};
   return interpretAdapterAnswer({ kind: 'response', body: { ...body, result: true, status: 'declined' } }).declineReason;
 }
 

@@ -6,7 +6,7 @@ import type { JsonObject, RecurringData, RedirectRequest, StoredBankAccount, Sto
 import type { PendingStep } from '../domain/pending-step.ts';
 import { CONFLICT_REPORTED_STATUSES, CONFLICT_RESOLUTIONS, CONFLICT_SOURCES } from '../domain/payment-conflict.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
-import { createdAt, updatedAt } from '../../platform/lib/table-columns.ts';
+import { createdAt, quoted, updatedAt } from '../../platform/lib/table-columns.ts';
 import { merchants } from './tables-merchants.ts';
 
 export const payments = pgTable(
@@ -96,8 +96,8 @@ export const payments = pgTable(
     uniqueIndex('payments_issued_wallet_token_idx').on(table.issuedWalletToken).where(sql`${table.issuedWalletToken} is not null`),
     check('payments_refunded_check', sql`${table.refundedMinor} >= 0 and ${table.refundedMinor} <= coalesce(${table.capturedMinor}, 0)`),
     index('payments_authorized_until_idx').on(table.authorizedUntil).where(sql`${table.status} = 'authorized'`),
-    check('payments_status_check', sql`${table.status} in (${sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(', '))})`),
-    check('payments_exchange_kind_check', sql`${table.exchangeKind} in (${sql.raw(EXCHANGE_KINDS.map((kind) => `'${kind}'`).join(', '))})`),
+    check('payments_status_check', sql`${table.status} in (${quoted(PAYMENT_STATUSES)})`),
+    check('payments_exchange_kind_check', sql`${table.exchangeKind} in (${quoted(EXCHANGE_KINDS)})`),
     index('payments_expiry_idx').on(table.expiresAt).where(sql`${table.status} in ('init', 'pending', 'processing') and ${table.expiresAt} is not null`),
     // The list's ORDER BY created_at DESC, id DESC means NULLS FIRST: each index ends in that order so no list
     // query sorts; the operation type and order number filters each lead their own index.

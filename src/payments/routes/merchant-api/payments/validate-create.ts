@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../platform/lib/type-guards.ts';
 import { isIP } from 'node:net';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -85,10 +86,6 @@ function amountErrors(amount: unknown, amountMinorMax: number): FieldError[] {
   const amountMinor = parseAmountMinor(amount);
   if (amountMinor !== null && amountMinor <= BigInt(amountMinorMax)) return [];
   return [{ code: 'invalid_field', field: 'amount', message: `must be at most ${amountMinorMax}` }];
-}
-
-function isJsonObject(body: unknown): body is Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
 export function createPaymentValidator(options: CreatePaymentValidatorOptions): (body: unknown) => CreatePaymentValidation {
