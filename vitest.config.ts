@@ -8,7 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // Most integration files wait on PostgreSQL, sockets and timers rather than the CPU: six files at a time keep
     // two cores busier than four (whole suite 6:52 against 7:13 wall, 2026-11-27, every file passing both ways).
-    maxWorkers: 6,
+    maxWorkers: 4,
     // Each worker imports the app's module graph once, not once per file: importing it was the largest share of
     // the suite's time. Files share no state beyond module-level caches keyed by database.
     isolate: false,

@@ -20,6 +20,7 @@ import { commonErrorsTransform } from './platform/lib/openapi-common-errors.ts';
 import { serverTimeouts } from './platform/lib/server-timeouts.ts';
 import { registerJsonBodyParser } from './platform/lib/json-body-parser.ts';
 import { registerRequestValidation } from './platform/lib/request-validation.ts';
+import { registerResponseSerializers } from './platform/lib/response-serializers.ts';
 import { ApiError } from './platform/lib/errors.ts';
 import { secureContextTrusting } from './platform/lib/trusted-ca.ts';
 import { loggerOptions } from './platform/lib/logger.ts';
@@ -92,6 +93,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   app.removeContentTypeParser('text/plain'); // every API here speaks JSON only
   registerJsonBodyParser(app); // nesting-depth limit for every route
   registerRequestValidation(app); // JSON bodies exactly as typed, integers bounded, no NUL in any text
+  registerResponseSerializers(app); // each response schema compiled once per process
   registerErrorHandling(app);
   // HTTPS to the outside: our own TLS, or a TLS-terminating proxy in front (PAYRAIL_TRUST_PROXY).
   registerSecurityHeaders(app, { hsts: Boolean(options.https) || context.config.trustProxy });

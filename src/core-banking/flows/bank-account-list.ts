@@ -1,3 +1,4 @@
+import { resolveListedProfile } from './acting-profile.ts';
 import { normalizeAccountValue } from '../domain/bank-account-rules.ts';
 import type { CurrencyTable } from '../../platform/lib/currencies.ts';
 import { majorUnitsOf } from '../domain/wallet-amount.ts';
@@ -31,11 +32,19 @@ export type BankAccountListing = { onlyCheck: true; exists: boolean } | { onlyCh
 
 // GET /api/v1/bank_accounts/list for one profile (already resolved: the caller's own, or one it may act on).
 // only_check answers whether any record matches; otherwise a page of 20, oldest first.
+// Whose accounts a listing shows: the profile acted as, or another it names (profile_id) that the person may see.
+export interface ListedProfile {
+  userId: number;
+  actingProfileId: number;
+  profileId: number | undefined;
+}
+
 export async function listProfileBankAccounts(
   deps: { db: Db; currencies: CurrencyTable },
-  profileId: number,
+  listed: ListedProfile,
   request: BankAccountListRequest,
 ): Promise<BankAccountListing> {
+  const profileId = await resolveListedProfile(deps.db, listed.userId, listed.actingProfileId, listed.profileId);
   const { onlyCheck, withWallet, withCards, page, ...filters } = request;
   const filter: BankAccountFilter = {
     ...filters,

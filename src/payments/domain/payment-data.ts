@@ -59,6 +59,18 @@ export type StoredBankAccount = Static<typeof BankAccountSchema>;
 export const JsonObjectSchema = Type.Record(Type.String(), Type.Unknown());
 export type JsonObject = Static<typeof JsonObjectSchema>;
 
+// payment_logs.entry, payment_conflicts.raw_answer: what we sent and read, or an adapter logged or claimed, masked
+// and kept as it came: any JSON value (an adapter's log item may be a plain text), never a function, a NaN or a
+// bigint. A member left undefined is what JSON.stringify makes of it (dropped; null in an array), as before.
+const JsonMember = Type.Union([Type.Ref('JsonValue'), Type.Undefined()]);
+export const JsonValueSchema = Type.Cyclic(
+  {
+    JsonValue: Type.Union([Type.Null(), Type.Boolean(), Type.Number(), Type.String(), Type.Array(JsonMember), Type.Record(Type.String(), JsonMember)]),
+  },
+  'JsonValue',
+);
+export type JsonValue = Static<typeof JsonValueSchema>;
+
 // payments.redirect_request: where the customer's browser goes next, as the adapter asked (checked when read).
 export { RedirectRequestSchema };
 export type RedirectRequest = Static<typeof RedirectRequestSchema>;

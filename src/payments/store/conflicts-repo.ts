@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { ConflictReportedStatus, ConflictResolution, ConflictSource } from '../domain/payment-conflict.ts';
 import type { PaymentStatus } from '../domain/payment-status.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/database.ts';
+import { conflictRawAnswerOf } from './json-columns.ts';
 import { paymentConflicts, payments } from './schema.ts';
 
 export type ConflictRow = typeof paymentConflicts.$inferSelect;
@@ -26,7 +27,11 @@ export interface ConflictRecord extends ConflictRow {
 
 // The new row, or null when this payment already has a conflict for the same reported status (a replayed report).
 export async function insertConflict(tx: Tx, conflict: NewConflict): Promise<ConflictRow | null> {
-  const [row] = await tx.insert(paymentConflicts).values(conflict).onConflictDoNothing().returning();
+  const [row] = await tx
+    .insert(paymentConflicts)
+    .values({ ...conflict, rawAnswer: conflictRawAnswerOf(conflict.rawAnswer) })
+    .onConflictDoNothing()
+    .returning();
   return row ?? null;
 }
 

@@ -1,5 +1,12 @@
-import { type JsonColumnCheck, jsonColumnCheck } from '../../platform/lib/json-column-check.ts';
-import { BankAccountSchema, JsonObjectSchema, RecurringDataSchema, RedirectRequestSchema, StoredCustomerSchema } from '../domain/payment-data.ts';
+import { type JsonColumnCheck, jsonColumnCheck, jsonColumnValue } from '../../platform/lib/json-column-check.ts';
+import {
+  BankAccountSchema,
+  JsonObjectSchema,
+  JsonValueSchema,
+  RecurringDataSchema,
+  RedirectRequestSchema,
+  StoredCustomerSchema,
+} from '../domain/payment-data.ts';
 import { PendingStepSchema } from '../domain/pending-step.ts';
 import { RoutingDecisionSchema } from '../domain/routing-decision.ts';
 
@@ -20,3 +27,7 @@ const PAYMENT_JSON_CHECKS: ReadonlyMap<string, JsonColumnCheck> = new Map([
 export function assertPaymentJson(values: object): void {
   for (const [column, value] of Object.entries(values)) PAYMENT_JSON_CHECKS.get(column)?.(value);
 }
+
+// A payment log's entry and a conflict's raw answer: masked JSON, checked to be JSON and nothing else.
+export const paymentLogEntryOf = jsonColumnValue('payment_logs.entry', JsonValueSchema);
+export const conflictRawAnswerOf = jsonColumnValue('payment_conflicts.raw_answer', JsonValueSchema);

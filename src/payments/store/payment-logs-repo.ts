@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
+import { paymentLogEntryOf } from './json-columns.ts';
 import { paymentLogs } from './schema.ts';
 
 export interface PaymentLogInput {
@@ -9,7 +10,7 @@ export interface PaymentLogInput {
 
 export async function insertPaymentLogs(db: DbOrTx, paymentId: number, entries: readonly { kind: string; entry: unknown }[]): Promise<void> {
   if (entries.length === 0) return;
-  await db.insert(paymentLogs).values(entries.map((item) => ({ paymentId, kind: item.kind, entry: item.entry })));
+  await db.insert(paymentLogs).values(entries.map((item) => ({ paymentId, kind: item.kind, entry: paymentLogEntryOf(item.entry) })));
 }
 
 export async function listPaymentLogs(db: Db, paymentId: number) {

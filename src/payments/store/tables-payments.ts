@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { EXCHANGE_KINDS } from '../domain/adapter-exchange.ts';
 import type { RoutingDecision } from '../domain/routing-decision.ts';
-import type { JsonObject, RecurringData, RedirectRequest, StoredBankAccount, StoredCustomer } from '../domain/payment-data.ts';
+import type { JsonObject, JsonValue, RecurringData, RedirectRequest, StoredBankAccount, StoredCustomer } from '../domain/payment-data.ts';
 import type { PendingStep } from '../domain/pending-step.ts';
 import { CONFLICT_REPORTED_STATUSES, CONFLICT_RESOLUTIONS, CONFLICT_SOURCES } from '../domain/payment-conflict.ts';
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
@@ -124,7 +124,7 @@ export const paymentLogs = pgTable(
       .notNull()
       .references(() => payments.id),
     kind: text('kind').notNull(),
-    entry: jsonb('entry').notNull(),
+    entry: jsonb('entry').$type<JsonValue>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [index('payment_logs_payment_idx').on(table.paymentId, table.id)],
@@ -155,7 +155,7 @@ export const paymentConflicts = pgTable(
     reportedStatus: text('reported_status', { enum: CONFLICT_REPORTED_STATUSES }).notNull(),
     reportedAmountMinor: bigint('reported_amount_minor', { mode: 'number' }),
     reportedCurrency: text('reported_currency'),
-    rawAnswer: jsonb('raw_answer').notNull(), // masked (lib/redact.ts)
+    rawAnswer: jsonb('raw_answer').$type<JsonValue>().notNull(), // masked (lib/redact.ts), checked (json-columns.ts)
     resolution: text('resolution', { enum: CONFLICT_RESOLUTIONS }),
     resolvedBy: text('resolved_by'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),

@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 // A JSON column's value checked against the schema that types it, before a store writes it. Requests are validated
@@ -14,6 +14,17 @@ export function jsonColumnCheck(column: string, schema: TSchema): JsonColumnChec
   const validator = Compile(schema);
   return (value) => {
     if (value === null || value === undefined || validator.Check(value)) return;
+    const [first] = validator.Errors(value);
+    throw new JsonColumnError(`${column} refused: ${first ? `${first.instancePath || '/'} ${first.message}` : 'does not match its schema'}`);
+  };
+}
+
+// The same check for a value that arrives untyped (an adapter's answer, a log item): the value back, typed as its
+// column holds it.
+export function jsonColumnValue<const Schema extends TSchema>(column: string, schema: Schema): (value: unknown) => Static<Schema> {
+  const validator = Compile(schema);
+  return (value) => {
+    if (validator.Check(value)) return value;
     const [first] = validator.Errors(value);
     throw new JsonColumnError(`${column} refused: ${first ? `${first.instancePath || '/'} ${first.message}` : 'does not match its schema'}`);
   };

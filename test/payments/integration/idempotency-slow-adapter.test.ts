@@ -14,13 +14,13 @@ const engines = await testEngines();
 // two leases, and the retry comes after the first lease would have lapsed without its renewal. (A claim once counted
 // as abandoned after a fixed 60 s while an adapter may take 120 s to answer.)
 const LEASE_TIMING = { leaseMs: 1_500, heartbeatMs: 500 };
-const PAY_ANSWER_DELAY_MS = 4_000;
+const PAY_ANSWER_AFTER_MS = 4_000; // at the earliest, and never before the retry has its answer
 const RETRY_AFTER_MS = 3_100;
 const RESPONSE_TIMEOUT_S = 120; // the longest an adapter may take (spec 2.10)
 
 describe('an Idempotency-Key held while a production adapter takes longer than two leases to answer /pay', () => {
   it('answers a retry after the first lease with 409 idempotency_key_in_use without a second payment or /pay, then replays the first response byte for byte', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     await Promise.all(engines.map((engine) => retryDuringSlowPay(engine)));
   });
@@ -32,7 +32,13 @@ async function retryDuringSlowPay(engine: Engine): Promise<void> {
   try {
     const merchant = await harness.createMerchant();
     await addProductionGateway(harness, merchant.id, adapter, { response_timeout: RESPONSE_TIMEOUT_S });
-    adapter.respond('pay', (request) => reply.sleep(PAY_ANSWER_DELAY_MS, reply.json(adapterAnswer.approved(`gw_${request.body.payment.token}`))));
+    // The adapter answers when the test says so, after the retry has been answered: a loaded machine may take longer
+    // than any fixed delay to get the retry through, and a retry that came after the answer would prove nothing.
+    const answerPay = Promise.withResolvers<void>();
+    adapter.respond('pay', async (request) => {
+      await answerPay.promise;
+      return reply.json(adapterAnswer.approved(`gw_${request.body.payment.token}`));
+    });
     const create = () =>
       harness.merchantRequest(merchant.productionKey, {
         method: 'POST',
@@ -51,9 +57,11 @@ async function retryDuringSlowPay(engine: Engine): Promise<void> {
     expect(retry.json().errors[0].code).toBe('idempotency_key_in_use');
     expect(await paymentCount()).toBe(1);
     expect(adapter.requestsFor('pay')).toHaveLength(1);
+    await sleep(Math.max(0, PAY_ANSWER_AFTER_MS - (Date.now() - startedAt)));
+    answerPay.resolve();
 
     const answered = await first;
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(PAY_ANSWER_DELAY_MS);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(PAY_ANSWER_AFTER_MS);
     expect(answered.statusCode, engine).toBe(200);
     expect(answered.json().payment.status).toBe('approved');
     const replayed = await create();

@@ -182,7 +182,8 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
 
   describe('a /pay that fails as a system error leaves the payment pending until /status finalizes it', () => {
     const noRecovery = async () => {};
-    const failures: [string, (adapter: FakeAdapter) => Promise<void>, (adapter: FakeAdapter) => Promise<void>][] = [
+    type Misbehaviour = (adapter: FakeAdapter) => Promise<void>;
+    const failures: [string, Misbehaviour, Misbehaviour][] = [
       [
         'a response timeout',
         async (adapter) => adapter.respond('pay', reply.sleep(2_500, reply.json(adapterAnswer.declined('late', { details: 'too late' })))),
@@ -320,7 +321,8 @@ describe.each(engines)('production payments through a misbehaving adapter on %s'
   ])('%s', async (_label, top, finalStatus, applied) => {
     const adapter = await fakeAdapter();
     adapter.respond('pay', reply.json(adapterAnswer.approved('gw-final', { amount: 1999, currency: 'EUR' })));
-    const merchant = await productionMerchant(adapter, { top });
+    // Its /pay answers at once; a loaded machine must not turn that into a timeout (the 1 s of the other tests).
+    const merchant = await productionMerchant(adapter, { top, pay: { response_timeout: 15 } });
     const created = await payWithCard(merchant, 'final-change');
     expect(created.status).toBe('approved');
     const late = await callback(adapter, merchant, created.token, { status: 'declined', amount: 1999, currency: 'EUR', reason: 'chargeback' });

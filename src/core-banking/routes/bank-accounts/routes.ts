@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { resolveActingProfile, resolveListedProfile } from '../../flows/acting-profile.ts';
 import { listProfileBankAccounts } from '../../flows/bank-account-list.ts';
 import { createBankAccount, deleteBankAccount, type NewBankAccountRequest } from '../../flows/bank-accounts.ts';
 import { CoreApiError } from '../../../platform/lib/core-errors.ts';
 import { isJsonObject } from '../../../platform/lib/type-guards.ts';
+import { actingProfile } from '../auth.ts';
 import { presentBankAccount } from './present.ts';
 import {
   ActingForbidden,
@@ -32,8 +32,7 @@ const FILTER_KEY = /^filters\[([a-z_]{1,32})\]$/;
 export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const deps = { db: app.payrail.database.db, currencies: app.payrail.currencies };
-  const actingProfile = (request: FastifyRequest, segregatedAccountId: number | undefined) =>
-    resolveActingProfile(deps.db, request.coreSession!.userId, segregatedAccountId);
+  const actingAs = actingProfile(app);
 
   routes.post(
     '/api/v1/bank_accounts/new',
@@ -49,10 +48,10 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
         body: NewBankAccountBody,
         response: { 200: NewBankAccountResponse, ...errors, 422: BankAccountRefused },
       },
+      preHandler: actingAs,
     },
     async (request) => {
-      const profileId = await actingProfile(request, request.query.segregated_account_id);
-      const record = await createBankAccount(deps, profileId, newRequestOf(request.body));
+      const record = await createBankAccount(deps, request.actingProfileId!, newRequestOf(request.body));
       return { success: true as const, status: 200 as const, message: 'the bank account was added and awaits approval', id: record.id };
     },
   );
@@ -71,11 +70,11 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
         body: DeleteBankAccountBody,
         response: { 200: SuccessResponse, ...errors, 404: BankAccountNotFound },
       },
+      preHandler: actingAs,
     },
     async (request) => {
-      const profileId = await actingProfile(request, request.query.segregated_account_id);
       const { id, account_number, provider } = request.body;
-      await deleteBankAccount(deps.db, profileId, { id, accountNumber: account_number, provider });
+      await deleteBankAccount(deps.db, request.actingProfileId!, { id, accountNumber: account_number, provider });
       return { success: true as const, status: 200 as const };
     },
   );
@@ -94,13 +93,12 @@ export async function bankAccountRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: ListResponse, ...errors, 403: ListForbidden },
       },
       preValidation: async (request) => hoistFilters(request.query),
+      preHandler: actingAs,
     },
     async (request) => {
-      const { segregated_account_id, profile_id, page, ...filters } = request.query;
-      const userId = request.coreSession!.userId;
-      const acting = await actingProfile(request, segregated_account_id);
-      const profileId = await resolveListedProfile(deps.db, userId, acting, profile_id);
-      const listing = await listProfileBankAccounts(deps, profileId, {
+      const { segregated_account_id: _acting, profile_id, page, ...filters } = request.query;
+      const listed = { userId: request.coreSession!.userId, actingProfileId: request.actingProfileId!, profileId: profile_id };
+      const listing = await listProfileBankAccounts(deps, listed, {
         page,
         provider: filters.provider,
         accountNumberCompass: filters.account_number_compass,

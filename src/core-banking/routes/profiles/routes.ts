@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { resolveActingProfile } from '../../flows/acting-profile.ts';
 import { deleteProfileFile, type ProfileFileDeps } from '../../flows/profile-files.ts';
 import { showProfile } from '../../flows/profiles.ts';
 import { DocumentStore } from '../../../platform/lib/document-store.ts';
+import { actingProfile } from '../auth.ts';
 import { presentProfile } from './present.ts';
 import {
   ActingForbidden,
@@ -42,10 +42,10 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
         querystring: ShowQuery,
         response: { 200: ShowResponse, ...errors, 422: ShowRefused },
       },
+      preHandler: actingProfile(app),
     },
     async (request) => {
-      const profileId = await resolveActingProfile(db, request.coreSession!.userId, request.query.segregated_account_id);
-      const view = await showProfile({ db, currencies: app.payrail.currencies }, profileId, request.query.currency);
+      const view = await showProfile({ db, currencies: app.payrail.currencies }, request.actingProfileId!, request.query.currency);
       return { success: true as const, status: 200 as const, object: { profile: presentProfile(view) } };
     },
   );
@@ -64,10 +64,10 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
         body: DeleteFileBody,
         response: { 200: SuccessResponse, ...errors, 404: ProfileFileNotFound },
       },
+      preHandler: actingProfile(app),
     },
     async (request) => {
-      const profileId = await resolveActingProfile(db, request.coreSession!.userId, request.query.segregated_account_id);
-      const deleted = await deleteProfileFile(fileDeps, profileId, request.body.kind, request.body.file_index);
+      const deleted = await deleteProfileFile(fileDeps, request.actingProfileId!, request.body.kind, request.body.file_index);
       if (!deleted.bytesRemoved) request.log.warn({ profileFileId: deleted.file.id }, 'a deleted profile file could not be removed from the folder');
       return { success: true as const, status: 200 as const };
     },

@@ -1,9 +1,9 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { resolveActingProfile } from '../../flows/acting-profile.ts';
 import { uploadProfileFile, type ProfileFileDeps } from '../../flows/profile-files.ts';
 import { CoreApiError } from '../../../platform/lib/core-errors.ts';
+import { actingProfile } from '../auth.ts';
 import { presentProfileFile } from './present.ts';
 import {
   ActingForbidden,
@@ -67,17 +67,16 @@ export async function profileFileUploadRoute(app: FastifyInstance, options: { de
         if (form.file !== null) stagedOf.set(request, form.file);
         request.body = form;
       },
+      preHandler: actingProfile(app),
       onSend: async (request, _reply, payload) => {
         await discardStaged(request); // a kept file was renamed: only refused requests leave anything to remove
         return payload;
       },
     },
     async (request) => {
-      const { segregated_account_id } = request.query;
       if (!('kind' in request.body)) throw new Error('the upload form reached the handler unvalidated');
-      const profileId = await resolveActingProfile(deps.db, request.coreSession!.userId, segregated_account_id);
       const { kind, file } = request.body;
-      const kept = await uploadProfileFile(deps, profileId, { kind, staged: file.staged, fileName: file.fileName, mediaType: file.mediaType });
+      const kept = await uploadProfileFile(deps, request.actingProfileId!, { kind, staged: file.staged, fileName: file.fileName, mediaType: file.mediaType });
       return { success: true as const, status: 200 as const, file: presentProfileFile(kept.file, kept.fileIndex) };
     },
   );

@@ -8,7 +8,6 @@ import { confirmWalletPayment } from '../../flows/wallet-payment.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { clientAddressBucket, rateLimitHook } from '../../../platform/lib/rate-limits.ts';
 import { loadCheckoutPayment, type CheckoutPayment } from '../../flows/checkout-payment.ts';
-import { checkoutPaymentMethod } from '../../flows/checkout-method.ts';
 import { isCheckoutAssetName, readCheckoutAsset } from './assets.ts';
 import { parseCardForm, textField } from './card-form.ts';
 import { checkoutCsp, CspSourceError } from './csp.ts';
@@ -65,7 +64,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   // Card testing goes through this form: each address gets a few tries per window.
   const formPostLimit = rateLimitHook(app, [{ name: 'IP address', max: limits.checkoutPostIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]);
 
-  const load = (token: string): Promise<CheckoutPayment> => loadCheckoutPayment(context.database.db, token);
+  const load = (token: string): Promise<CheckoutPayment> => loadCheckoutPayment(context, token);
   const localeOf = (request: LocaleRequest, payment: CheckoutPayment): CheckoutLocale =>
     requestLocale(request.query.locale, request.headers['accept-language'], payment.locale);
   const send = (reply: FastifyReply, page: PageResult, statusCode = 200) =>
@@ -135,7 +134,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     }
     const { status } = payment;
     if (status === 'init' && payment.walletToken !== null) return send(reply, walletPage(payment, locale));
-    if (status === 'init') return send(reply, cardPage(payment, locale, { collectCard: (await checkoutPaymentMethod(context, payment)) === 'card' }));
+    if (status === 'init') return send(reply, cardPage(payment, locale, { collectCard: payment.paymentMethod === 'card' }));
     const redirect = payment.redirectRequest;
     if (status === 'pending' && redirect !== null && !landing) {
       return send(reply, redirectOrWaitingPage(log, { locale, redirect, statusUrl: urls(payment.token, locale).status, ...pageFrame(payment) }));
@@ -187,7 +186,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     const page = urls(payment.token, locale).page;
     if (payment.status !== 'init' || payment.walletToken !== null || payment.operationType === 'payout') return reply.redirect(page, 303);
     // A gateway that takes no card gets none: whatever the form carried is not read.
-    if ((await checkoutPaymentMethod(context, payment)) !== 'card') {
+    if (payment.paymentMethod !== 'card') {
       const processed = await processPayment(deps, payment, null, { ip: request.ip }).catch(refusalBeforeSending);
       if ('expired' in processed) return send(reply, expiredPage(payment, locale), EXPIRED_LINK_STATUS);
       if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);

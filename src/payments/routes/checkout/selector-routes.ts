@@ -37,7 +37,7 @@ export async function selectorRoutes(app: FastifyInstance): Promise<void> {
     // One gateway, or routing: the service picks, nothing to choose.
     if (aliases.length === 1 || choices.routed) return reply.redirect(paymentPage(payment.token, locale), 303);
     const exponent = currencyExponent(context.currencies, payment.currency) ?? 2;
-    const { merchantDisplayName } = await loadCheckoutPayment(context.database.db, payment.token);
+    const { merchantDisplayName } = await loadCheckoutPayment(context, payment.token);
     return send(
       reply,
       renderSelectorPage({
