@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LogKind } from '@payrail/adapter-kit';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
 import { mapRequisites } from '../domain/requisites.ts';
@@ -20,7 +21,9 @@ import { changeLockedPayment } from './payment-status-change.ts';
 import { recordConflict } from './payment-conflicts.ts';
 
 export interface OutcomeSource {
-  kind: 'pay' | 'status' | 'callback' | 'confirm_secure_code' | 'resend_otp' | 'next_payment_step'; // also the log rows' kind (spec 2.9)
+  // The exchanges whose answer may change a payment, among the kit's log kinds (also the log rows' kind, spec 2.9):
+  // a kind the kit renames or drops stops type-checking where it is passed. Payouts, refunds, two-step: own flows.
+  kind: Extract<LogKind, 'pay' | 'status' | 'callback' | 'confirm_secure_code' | 'resend_otp' | 'next_payment_step'>;
   settings: GatewaySettings;
   extraLogs?: readonly unknown[];
   sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
