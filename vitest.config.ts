@@ -6,11 +6,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most integration files wait on PostgreSQL, sockets and timers rather than the CPU: six files at a time keep
-    // two cores busier than four (whole suite 6:52 against 7:13 wall, 2026-11-27, every file passing both ways).
+    // On a 2-core machine the suite is CPU-bound: six files at a time took no less wall time than four, and on a slow
+    // machine made timing-sensitive tests fail (2026-11-27: 13:29 and four timing failures with six, 11:25 with four).
     maxWorkers: 4,
     // Each worker imports the app's module graph once, not once per file: importing it was the largest share of
-    // the suite's time. Files share no state beyond module-level caches keyed by database.
+    // the suite's time. Files share module-level caches (compiled route schemas, prepared statements keyed by a
+    // database handle) and the PGlites test/support/databases.ts empties and hands to the next file.
     isolate: false,
     // Services and CLIs the tests spawn hash passwords at a test cost (the harnesses set the same).
     env: { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' },
