@@ -30,15 +30,16 @@ export interface ListedBankAccount extends BankAccountRow {
 
 export type BankAccountListing = { onlyCheck: true; exists: boolean } | { onlyCheck: false; records: ListedBankAccount[] };
 
-// GET /api/v1/bank_accounts/list for one profile (already resolved: the caller's own, or one it may act on).
-// only_check answers whether any record matches; otherwise a page of 20, oldest first.
-// Whose accounts a listing shows: the profile acted as, or another it names (profile_id) that the person may see.
+// Whose accounts a listing shows: the profile acted as (already resolved), or another it names (profile_id) that
+// the person may see (403 otherwise).
 export interface ListedProfile {
   userId: number;
   actingProfileId: number;
   profileId: number | undefined;
 }
 
+// GET /api/v1/bank_accounts/list for one profile. only_check answers whether any record matches; otherwise a page
+// of 20, oldest first.
 export async function listProfileBankAccounts(
   deps: { db: Db; currencies: CurrencyTable },
   listed: ListedProfile,
