@@ -1,4 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
+import { findCheckoutPaymentByToken } from '../store/checkout-repo.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { recordChosenGateway } from '../store/gateway-choice-repo.ts';
 import { listActiveGateways } from '../store/gateways-repo.ts';
@@ -13,6 +14,7 @@ import { previewRoutedAlias, routingPoolAmong } from './gateway-routing.ts';
 
 export interface ProviderChoices {
   payment: PaymentRow;
+  merchantDisplayName: string; // as the checkout pages show the merchant
   aliases: string[];
   routed: boolean; // the service picks the gateway: the selector forwards to the payment page
 }
@@ -25,10 +27,11 @@ export type ProviderChoiceOutcome =
 
 // Null: no payment has this token (the token is the customer's capability, as on the payment page).
 export async function providerChoicesFor(context: AppContext, token: string): Promise<ProviderChoices | null> {
-  const payment = await findPaymentByTokenUnscoped(context.database.db, token);
-  if (!payment) return null;
+  const found = await findCheckoutPaymentByToken(context.database.db, token);
+  if (!found) return null;
+  const { payment, merchantDisplayName } = found;
   const offer = await offeredGateways(context, payment.merchantId, payment.environment);
-  return { payment, aliases: offer.gateways.map((gateway) => gateway.alias), routed: offer.routed };
+  return { payment, merchantDisplayName, aliases: offer.gateways.map((gateway) => gateway.alias), routed: offer.routed };
 }
 
 // Records the customer's choice while the payment is init; a payment already sent keeps its gateway.

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { currencyExponent } from '../../../platform/lib/currencies.ts';
 import { providerCheckoutPath } from '../../domain/selector-urls.ts';
-import { loadCheckoutPayment } from '../../flows/checkout-payment.ts';
 import { chooseProvider, providerChoicesFor } from '../../flows/provider-selection.ts';
 import { formatAmount } from '../../../platform/lib/format-amount.ts';
 import type { PageResult } from './layout.ts';
@@ -30,14 +29,13 @@ export async function selectorRoutes(app: FastifyInstance): Promise<void> {
   routes.get('/checkout/:token/select', { schema: { hide: true, params: SelectorParams, querystring: LocaleQuery } }, async (request, reply) => {
     const choices = await providerChoicesFor(context, request.params.token);
     if (!choices) return send(reply, renderUnknownPaymentPage(localeOf(request)), 404);
-    const { payment, aliases } = choices;
+    const { payment, aliases, merchantDisplayName } = choices;
     const locale = localeOf(request, payment.locale);
     // A payment already under way (or over) has its gateway: its page shows where it stands.
     if (payment.status !== 'init') return reply.redirect(paymentPage(payment.token, locale), 303);
     // One gateway, or routing: the service picks, nothing to choose.
     if (aliases.length === 1 || choices.routed) return reply.redirect(paymentPage(payment.token, locale), 303);
     const exponent = currencyExponent(context.currencies, payment.currency) ?? 2;
-    const { merchantDisplayName } = await loadCheckoutPayment(context, payment.token);
     return send(
       reply,
       renderSelectorPage({
