@@ -55,8 +55,14 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
   };
 
   // A fresh production merchant per test whose one gateway is the test's own fake adapter, funded by one approved
-  // payment and charged 1 % + 10 per payout.
-  const productionMerchant = async (adapter: FakeAdapter, top: Record<string, unknown> = {}, fundedMinor = FUNDED): Promise<ProductionMerchant> => {
+  // payment and charged 1 % + 10 per payout. A payout's answer is awaited 3 s (tests of a silent adapter wait that
+  // long); a test whose adapter always answers may wait longer, so a loaded machine never turns an answer pending.
+  const productionMerchant = async (
+    adapter: FakeAdapter,
+    top: Record<string, unknown> = {},
+    fundedMinor = FUNDED,
+    payoutResponseTimeoutS = 3,
+  ): Promise<ProductionMerchant> => {
     const merchant = await server.createMerchant('Payout merchant');
     const settings = {
       api_key: `ak_live_${randomBytes(8).toString('hex')}`,
@@ -70,7 +76,7 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
         methods: {
           // generous: PGlite runs on the test's own thread, so concurrent tests may stall it for a moment
           pay: { response_timeout: 10, final_waiting_seconds: 60 },
-          payout: { response_timeout: 3, final_waiting_seconds: 1 },
+          payout: { response_timeout: payoutResponseTimeoutS, final_waiting_seconds: 1 },
           status: { response_timeout: 3 },
         },
         status_checker_time_rates: { '1-': 1 },
@@ -365,12 +371,13 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
     const adapter = await fakeAdapter();
     adapter.respond('payout', reply.json(adapterAnswer.approved('gw-parallel')));
     const funded = 5 * COST + 500;
-    const merchant = await productionMerchant(adapter, {}, funded);
+    const merchant = await productionMerchant(adapter, {}, funded, 30);
     const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => createPayout(merchant, 'account', { orderNumber: `parallel-${index}` })));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(422)]);
     for (const refused of answers.filter((answer) => answer.status === 422)) expect(refused.body.errors).toMatchObject([{ code: 'insufficient_balance' }]);
     expect(adapter.requestsFor('payout')).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 200).map((answer) => answer.body.payment.status)).toEqual(Array(5).fill('approved'));
     expect(await balances(merchant.id)).toEqual({ available: 500, hold: 0, fees: 5 * COMMISSION, payouts: 5 * AMOUNT });
   });
 
