@@ -1,4 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SlowFilesFirst } from './test/support/slow-files-first.ts';
+
+// The workers, and the servers and CLIs the tests spawn (~400 processes), share V8's compiled code and Node's stripped
+// TypeScript through Node's compile cache (keyed by content): a CLI process costs 1.2 CPU-s instead of 1.5.
+process.env['NODE_COMPILE_CACHE'] ??= join(tmpdir(), 'payrail-node-compile-cache');
 
 export default defineConfig({
   test: {
@@ -15,5 +22,9 @@ export default defineConfig({
     isolate: false,
     // Services and CLIs the tests spawn hash passwords at a test cost (the harnesses set the same).
     env: { PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10' },
+    sequence: { sequencer: SlowFilesFirst },
+    // Node runs the TypeScript itself (type stripping, as `npm start` does) instead of Vite's module runner: a
+    // worker imports the app in 3 s instead of 8, and no test mocks modules (vi.mock needs the runner).
+    experimental: { viteModuleRunner: false, nodeLoader: false },
   },
 });
