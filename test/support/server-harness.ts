@@ -8,7 +8,7 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../../src/platform/config.ts';
 import type { Engine } from '../../src/platform/database.ts';
 import { startApi, type RunningApi } from '../../src/platform/runtime/start-api.ts';
-import { maintenance, migratedServiceDatabase } from './databases.ts';
+import { maintenance, migratedPostgresDatabase, openTestDatabase } from './databases.ts';
 
 export interface ServerHarness {
   baseUrl: string;
@@ -43,10 +43,12 @@ export async function startServerHarness(engine: Engine, environment: Record<str
   let databaseName: string | null = null;
   const extra: Record<string, string> = {};
   const candidateName = `payrail_test_srv_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = await migratedServiceDatabase(engine, dataDir, candidateName);
-  if (databaseUrl !== null) {
+  // PGlite: an emptied in-memory one the test process keeps between files (opening one from a data folder cost
+  // ~1.2 CPU-s a harness). PostgreSQL: a database copied from the migrated template.
+  const pglite = engine === 'pglite' ? await openTestDatabase('pglite') : null;
+  if (engine === 'postgres') {
     databaseName = candidateName;
-    extra['DATABASE_URL'] = databaseUrl;
+    extra['DATABASE_URL'] = await migratedPostgresDatabase(candidateName);
   }
   const config = loadConfig({
     HOST: '127.0.0.1',
@@ -65,7 +67,8 @@ export async function startServerHarness(engine: Engine, environment: Record<str
     ...extra,
     ...environment,
   });
-  const running = await startApi(config, () => {});
+  const store = pglite && { database: pglite.database, brandNew: false, close: pglite.drop };
+  const running = await startApi(config, () => {}, undefined, store ?? undefined);
   const dispatcher = new Agent({ connect: { ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') } });
   const baseUrl = `https://localhost:${port}`;
   const harness: ServerHarness = {

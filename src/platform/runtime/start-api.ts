@@ -7,7 +7,7 @@ import { DEMO_CORE_USER } from '../lib/openapi-demo-placeholders.ts';
 import { seedDemo } from './demo-seed.ts';
 import { loadTls } from '../lib/tls.ts';
 import { hasNoMerchants, sweepExpiredIdempotencyKeys } from '../../payments/index.ts';
-import { openStore } from './open-store.ts';
+import { openStore, type OpenedStore } from './open-store.ts';
 import { createAdapterClient } from '../../payments/index.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/runner.ts';
 import { demoMerchantKeyPath, writeDemoMerchantKey } from './demo-key-file.ts';
@@ -29,9 +29,16 @@ export interface Roles {
   worker: boolean;
 }
 
-export async function startApi(config: Config, print: (line: string) => void, roles: Roles = { api: true, worker: true }): Promise<RunningApi> {
+// `opened` is a store its caller already opened (the tests' harness hands over an emptied in-memory PGlite); the
+// running service closes it when it stops, like its own.
+export async function startApi(
+  config: Config,
+  print: (line: string) => void,
+  roles: Roles = { api: true, worker: true },
+  opened?: OpenedStore,
+): Promise<RunningApi> {
   const secrets = loadSecrets(config);
-  const store = await openStore(config);
+  const store = opened ?? (await openStore(config));
   let app: FastifyInstance | null = null;
   let workers: RunningWorkers | null = null;
   let sandboxRabbit: RabbitServer | null = null;
