@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // 2-core machine on 2026-11-27. A clone has no vitest cache of durations, so vitest would start these last (it sorts
 // unknown files by size) and the suite would end on one of them with three workers idle. A file missing here only
 // starts later; nothing else depends on the list.
-const SLOWEST_FIRST = [
+export const SLOWEST_FIRST = [
   'test/platform/integration/runnable-docs.test.ts',
   'test/platform/integration/cli-server-discovery.test.ts',
   'test/payments/e2e/checkout-outcome-pages.test.ts',
