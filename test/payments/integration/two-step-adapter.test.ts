@@ -5,6 +5,7 @@ import { testEngines } from '../../support/databases.ts';
 import { addGateway } from '../../support/callback-merchant.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../../support/fake-adapter.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
+import { raceWithHeldAnswer } from '../../support/racing-requests.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
@@ -22,11 +23,12 @@ describe.each(engines)('two-step payments through a scripted adapter on %s', (en
 
   const database = () => server.running.app.payrail.database;
 
-  async function shopWithAdapter(statusChecker = false) {
+  // A race holds the winner's answer until the loser is refused: its captures and voids wait 30 s, not 1.
+  async function shopWithAdapter(statusChecker = false, twoStepResponseTimeoutS = 1) {
     const adapter = await startFakeAdapter();
     onTestFinished(() => adapter.close());
     const merchant = await server.createMerchant('Two-step production shop');
-    const methodSettings = { response_timeout: 1 };
+    const methodSettings = { response_timeout: twoStepResponseTimeoutS };
     const settings = {
       api_key: `ak_live_${randomBytes(8).toString('hex')}`,
       sign_key: randomBytes(16).toString('hex'),
@@ -132,10 +134,11 @@ describe.each(engines)('two-step payments through a scripted adapter on %s', (en
   });
 
   it('calls the adapter once when two confirms race (the other is 409 payment_action_in_progress) and once for a confirm repeated', async () => {
-    const shop = await shopWithAdapter();
+    const shop = await shopWithAdapter(false, 30);
     const token = await authorized(shop);
-    shop.adapter.respond('confirm_request', reply.sleep(300, reply.json(adapterAnswer.approved('gw'))));
-    const raced = await Promise.all([post(shop.merchant.productionKey, token, 'confirm'), post(shop.merchant.productionKey, token, 'confirm')]);
+    const confirm = () => post(shop.merchant.productionKey, token, 'confirm');
+    const raced = await raceWithHeldAnswer(shop.adapter, ['confirm_request'], [confirm, confirm]);
+    shop.adapter.respond('confirm_request', reply.json(adapterAnswer.approved('gw')));
     expect(raced.map((response) => response.status).sort()).toEqual([200, 409]);
     expect(raced.find((response) => response.status === 409)!.body.errors[0].code).toBe('payment_action_in_progress');
     expect(shop.adapter.requestsFor('confirm_request', token)).toHaveLength(1);
@@ -146,11 +149,13 @@ describe.each(engines)('two-step payments through a scripted adapter on %s', (en
   });
 
   it('settles a confirm racing a decline once: one reaches the adapter, the other is 409 payment_action_in_progress', async () => {
-    const shop = await shopWithAdapter();
+    const shop = await shopWithAdapter(false, 30);
     const token = await authorized(shop);
-    shop.adapter.respond('confirm_request', reply.sleep(300, reply.json(adapterAnswer.approved('gw'))));
-    shop.adapter.respond('decline_request', reply.sleep(300, reply.json(adapterAnswer.approved('gw'))));
-    const [confirm, decline] = await Promise.all([post(shop.merchant.productionKey, token, 'confirm'), post(shop.merchant.productionKey, token, 'decline')]);
+    const [confirm, decline] = await raceWithHeldAnswer(
+      shop.adapter,
+      ['confirm_request', 'decline_request'],
+      [() => post(shop.merchant.productionKey, token, 'confirm'), () => post(shop.merchant.productionKey, token, 'decline')],
+    );
     expect([confirm.status, decline.status].sort()).toEqual([200, 409]);
     const loser = confirm.status === 409 ? confirm : decline;
     expect(loser.body.errors[0].code).toBe('payment_action_in_progress');

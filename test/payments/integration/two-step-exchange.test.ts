@@ -5,13 +5,11 @@ import { addGateway } from '../../support/callback-merchant.ts';
 import { testEngines } from '../../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter } from '../../support/fake-adapter.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
+import { raceWithHeldAnswer } from '../../support/racing-requests.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
 const AUTHORIZED_MINOR = 1000;
-// A racing test's adapter answers the winner once every other request has been answered, or after this at most (a
-// bug letting two win then shows as a failed assertion, not a timeout).
-const RACE_ANSWER_HELD_MAX_MS = 20_000;
 const ANSWER_AFTER_MS = 800;
 
 // Issue 18 item 4: a two-step payment's capture or void reaches the acquirer once. Counted at a scripted adapter.
@@ -76,34 +74,14 @@ describe.each(engines)('two-step captures and voids reach the adapter once on %s
   const ledgerIsClean = async () => (await server.call('GET', '/api/admin/v1/ledger/check', { key: server.adminKey })).body;
   const slowApproval = (ms = ANSWER_AFTER_MS) => reply.sleep(ms, reply.json(adapterAnswer.approved('gw')));
 
-  // Sends the racing requests; the adapter holds its answer to the one that reached it until the others are answered,
-  // so on a loaded machine no request arrives after the winner has finished (it would be refused for another reason).
-  async function race(
-    shop: Shop,
-    methods: readonly ('confirm_request' | 'decline_request')[],
-    send: (index: number) => ReturnType<typeof action>,
-    count: number,
-  ) {
-    let othersAnswered!: () => void;
-    const held = new Promise<void>((resolve) => {
-      othersAnswered = resolve;
-      setTimeout(resolve, RACE_ANSWER_HELD_MAX_MS).unref();
-    });
-    for (const method of methods) shop.adapter.respond(method, async () => (await held, reply.json(adapterAnswer.approved('gw'))));
-    let refused = 0;
-    const answers = Array.from({ length: count }, (_, index) =>
-      send(index).then((answer) => {
-        if (answer.status !== 200 && ++refused === count - 1) othersAnswered();
-        return answer;
-      }),
-    );
-    return Promise.all(answers);
-  }
-
   it('20 parallel partial confirms send one confirm_request: one capture, the others 409 payment_action_in_progress', async () => {
     const shop = await authorizedPayment();
     const amounts = Array.from({ length: 20 }, (_, index) => 101 + index * 7);
-    const answers = await race(shop, ['confirm_request'], (index) => action(shop, 'confirm', { amount: amounts[index] }), amounts.length);
+    const answers = await raceWithHeldAnswer(
+      shop.adapter,
+      ['confirm_request'],
+      amounts.map((amount) => () => action(shop, 'confirm', { amount })),
+    );
     const won = answers.filter((answer) => answer.status === 200);
     expect(won).toHaveLength(1);
     const refused = answers.filter((answer) => answer.status !== 200);
@@ -120,11 +98,10 @@ describe.each(engines)('two-step captures and voids reach the adapter once on %s
   it('20 parallel confirms and declines send one request: the winner settles the payment, the others are 409', async () => {
     const shop = await authorizedPayment();
     const verbs = Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? 'confirm' : 'decline') as 'confirm' | 'decline');
-    const answers = await race(
-      shop,
+    const answers = await raceWithHeldAnswer(
+      shop.adapter,
       ['confirm_request', 'decline_request'],
-      (index) => action(shop, verbs[index]!, verbs[index] === 'confirm' ? { amount: 200 + index } : {}),
-      verbs.length,
+      verbs.map((verb, index) => () => action(shop, verb, verb === 'confirm' ? { amount: 200 + index } : {})),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 409 && answer.body.errors[0].code === 'payment_action_in_progress')).toHaveLength(19);
