@@ -67,8 +67,8 @@ export async function startServerHarness(engine: Engine, environment: Record<str
     ...extra,
     ...environment,
   });
-  const store = pglite && { database: pglite.database, brandNew: false, close: pglite.drop };
-  const running = await startApi(config, () => {}, undefined, store ?? undefined);
+  const store = pglite ? { database: pglite.database, brandNew: false, close: pglite.drop } : undefined;
+  const running = await startApi(config, () => {}, undefined, store);
   const dispatcher = new Agent({ connect: { ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') } });
   const baseUrl = `https://localhost:${port}`;
   const harness: ServerHarness = {
