@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database, type Engine } from '../../src/platform/database.ts';
+import { schemaFingerprint } from './schema-fingerprint.ts';
 
 // Integration tests run on both engines. PostgreSQL comes from TEST_DATABASE_URL (or DATABASE_URL);
 // each test file gets a fresh database on that server, dropped when the file ends.
@@ -68,20 +69,25 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
 // PGlites its files dropped and gives the next file one emptied to the state of the image: every table truncated
 // with its identities restarted (the image has no rows but the migrations' own, in the drizzle schema, and no
 // sequence of its own), the session's settings, listens, prepared statements and locks discarded. One that cannot
-// be emptied (closed by its test) is closed and forgotten.
+// be emptied (closed by its test), or whose schema a test changed (a trigger, a dropped constraint), is closed and
+// forgotten.
 const idlePglites: Database[] = [];
 const IDLE_PGLITES_MAX = 2;
 let publicTables: Promise<string> | null = null;
+let imageFingerprint: Promise<string> | null = null;
 
 async function openMigratedPglite(): Promise<Database> {
   const database = await openDatabase({ engine: 'pglite', dataDir: null, image: await migratedPgliteImage() });
   await database.migrate(); // nothing to apply: it checks the image is current
+  imageFingerprint ??= schemaFingerprint(database);
+  await imageFingerprint;
   return database;
 }
 
 async function keepForNextFile(database: Database): Promise<void> {
   try {
     if (idlePglites.length >= IDLE_PGLITES_MAX) throw new Error('enough PGlites kept');
+    if ((await schemaFingerprint(database)) !== (await imageFingerprint)) throw new Error('its schema is not the image’s');
     publicTables ??= listPublicTables(database).catch((error: unknown) => {
       publicTables = null; // asked again of the next one
       throw error;

@@ -19,7 +19,12 @@ export async function raceWithHeldAnswer<const Requests extends readonly (() => 
     othersAnswered = resolve;
     setTimeout(resolve, WINNER_HELD_MAX_MS).unref();
   });
-  for (const method of methods) adapter.respond(method, async () => (await held, reply.json(adapterAnswer.approved('gw'))));
+  for (const method of methods) {
+    adapter.respond(method, async () => {
+      await held;
+      return reply.json(adapterAnswer.approved('gw'));
+    });
+  }
   let refused = 0;
   const answers = await Promise.all(
     requests.map((send) =>
