@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { ensureDataDir } from './data-dir.ts';
 
 export interface TlsMaterial {
@@ -34,6 +33,8 @@ export async function loadTls(dataDir: string, certPath: string | null, keyPath:
   }
   const notBeforeDate = new Date();
   const notAfterDate = new Date(notBeforeDate.getTime() + SELF_SIGNED_VALIDITY_DAYS * 86_400_000);
+  // Loaded only to make a certificate: it (and the X.509 library under it) was a sixth of a CLI command's start-up.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
