@@ -174,8 +174,22 @@ export type CurrencyTable = ReadonlyMap<string, number>;
 const EXTRA_CODE_PATTERN = /^[A-Z]{3,4}$/;
 const EXTRA_EXPONENT_MAX = 18;
 
+// One table per configuration, however many apps a process builds from it: validators compiled against a table
+// are kept by it (validate-create.ts).
+const tablesByExtra = new Map<string, CurrencyTable>();
+const TABLES_KEPT_MAX = 16;
+
 // Extra codes (e.g. USDT: 6) come from configuration; a bad entry is a startup error, not a request error.
 export function buildCurrencyTable(extra: Readonly<Record<string, number>>): CurrencyTable {
+  const key = JSON.stringify(Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const kept = tablesByExtra.get(key);
+  if (kept !== undefined) return kept;
+  const table = newCurrencyTable(extra);
+  if (tablesByExtra.size < TABLES_KEPT_MAX) tablesByExtra.set(key, table);
+  return table;
+}
+
+function newCurrencyTable(extra: Readonly<Record<string, number>>): CurrencyTable {
   const table = new Map<string, number>(Object.entries(ISO_4217_EXPONENTS));
   for (const [code, exponent] of Object.entries(extra)) {
     if (!EXTRA_CODE_PATTERN.test(code)) {

@@ -47,6 +47,13 @@ describe('buildCurrencyTable', () => {
     expect(ISO_4217_EXPONENTS['USDT']).toBeUndefined();
   });
 
+  it('gives one table per configuration, whatever the order of its entries, so validators compiled against it are shared', () => {
+    const table = buildCurrencyTable({ USDT: 6, BTC: 8 });
+    expect(buildCurrencyTable({ BTC: 8, USDT: 6 })).toBe(table);
+    expect(buildCurrencyTable({ USDT: 6 })).not.toBe(table);
+    expect(buildCurrencyTable({})).toBe(buildCurrencyTable({}));
+  });
+
   it('accepts the exponent bounds 0 and 18 and an ISO code repeated with its own exponent', () => {
     const table = buildCurrencyTable({ ABC: 0, ABCD: 18, JPY: 0 });
     expect(currencyExponent(table, 'ABC')).toBe(0);

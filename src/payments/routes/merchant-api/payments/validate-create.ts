@@ -63,6 +63,19 @@ export function addPaymentFormats(ajv: Ajv, currencies: CurrencyTable): Ajv {
   return ajv;
 }
 
+// One Ajv per currency table, and a configuration's table is one object (buildCurrencyTable): Ajv keeps what it
+// compiled by schema, so the payment and payout validators are compiled once per process, not for every app built.
+const ajvsByCurrencies = new WeakMap<CurrencyTable, Ajv>();
+
+export function paymentBodyAjv(currencies: CurrencyTable): Ajv {
+  let ajv = ajvsByCurrencies.get(currencies);
+  if (ajv === undefined) {
+    ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true, strictNumbers: true }), currencies);
+    ajvsByCurrencies.set(currencies, ajv);
+  }
+  return ajv;
+}
+
 interface SpellingDetection {
   spelling: 'A' | 'B';
   mixedPairs: ReadonlyArray<readonly [string, string]>;
@@ -93,7 +106,7 @@ export function createPaymentValidator(options: CreatePaymentValidatorOptions): 
   if (!Number.isSafeInteger(amountMinorMax) || amountMinorMax < 1) {
     throw new Error('amountMinorMax must be a positive safe integer');
   }
-  const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true, strictNumbers: true }), options.currencies);
+  const ajv = paymentBodyAjv(options.currencies);
   const validateA: ValidateFunction<CreatePaymentBodyAInput> = ajv.compile(CreatePaymentBodyA);
   const validateB: ValidateFunction<CreatePaymentBodyBInput> = ajv.compile(CreatePaymentBodyB);
   const errorContexts: Readonly<Record<'A' | 'B', ErrorContext>> = {

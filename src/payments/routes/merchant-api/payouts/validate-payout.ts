@@ -1,11 +1,11 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { CurrencyTable } from '../../../../platform/lib/currencies.ts';
 import { ISO_3166_ALPHA2 } from '../../../../platform/lib/countries.ts';
 import type { FieldError } from '../../../domain/payment-request.ts';
 import type { CreatePayoutRequest, PayoutRequisiteType } from '../../../flows/payouts.ts';
 import { passesLuhn } from '@payrail/adapter-kit';
 import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from '../payments/create-errors.ts';
-import { addPaymentFormats } from '../payments/validate-create.ts';
+import { paymentBodyAjv } from '../payments/validate-create.ts';
 import { CreatePayoutBody, type CreatePayoutBodyInput } from './schemas.ts';
 import { isJsonObject, isOneOf } from '../../../../platform/lib/type-guards.ts';
 
@@ -78,8 +78,7 @@ function normalize(body: CreatePayoutBodyInput): CreatePayoutRequest {
 
 // Every error of the body at once, each naming its field (the same codes and messages as payments).
 export function createPayoutValidator(options: { currencies: CurrencyTable }): (body: unknown) => CreatePayoutValidation {
-  const ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true, strictNumbers: true }), options.currencies);
-  const validate: ValidateFunction<CreatePayoutBodyInput> = ajv.compile(CreatePayoutBody);
+  const validate: ValidateFunction<CreatePayoutBodyInput> = paymentBodyAjv(options.currencies).compile(CreatePayoutBody);
   const errorContext: ErrorContext = {
     currencies: options.currencies,
     countries: ISO_3166_ALPHA2,
