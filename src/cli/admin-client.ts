@@ -27,19 +27,18 @@ export function adminClient(config: Config, baseUrl: string, trust: ServerTrust 
   const certPath = config.tlsCertPath ?? trust.caFile ?? selfSignedCertPath(config.dataDir);
   const extraCa = existsSync(certPath) ? [readFileSync(certPath, 'utf8')] : [];
   // node:http(s), not undici: a CLI command is one or two requests, and loading undici was a fifth of its start-up.
-  const secure = new URL(baseUrl).protocol === 'https:';
-  const agent = secure
-    ? // 'default': the bundled roots plus NODE_EXTRA_CA_CERTS (and the system's with --use-system-ca), e.g. mkcert's CA.
-      new HttpsAgent({ keepAlive: true, ca: [...getCACertificates('default'), ...extraCa] })
-    : new HttpAgent({ keepAlive: true });
+  const transport: Transport =
+    new URL(baseUrl).protocol === 'https:'
+      ? // 'default': the bundled roots plus NODE_EXTRA_CA_CERTS (and the system's with --use-system-ca), e.g. mkcert's CA.
+        { request: httpsRequest, agent: new HttpsAgent({ keepAlive: true, ca: [...getCACertificates('default'), ...extraCa] }) }
+      : { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) };
   return {
     async call(method, path, body) {
       const url = `${baseUrl.replace(/\/$/, '')}/api/admin/v1${path}`;
       let response: { statusCode: number; text: string };
       try {
-        response = await send(url, {
+        response = await send(transport, url, {
           method,
-          agent,
           headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
@@ -62,23 +61,26 @@ export function adminClient(config: Config, baseUrl: string, trust: ServerTrust 
       if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`, EXIT_CODES.failed);
       return parsed;
     },
-    close: async () => agent.destroy(),
+    close: async () => transport.agent.destroy(),
   };
+}
+
+interface Transport {
+  request: typeof httpRequest;
+  agent: HttpAgent;
 }
 
 interface Outgoing {
   method: string;
-  agent: HttpAgent;
   headers: Record<string, string>;
   body: string | undefined;
 }
 
 // One request and its whole answer as text; no answer within ADMIN_REQUEST_TIMEOUT_MS is an error.
-function send(url: string, outgoing: Outgoing): Promise<{ statusCode: number; text: string }> {
-  const { method, agent, headers, body } = outgoing;
-  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+function send(transport: Transport, url: string, outgoing: Outgoing): Promise<{ statusCode: number; text: string }> {
+  const { method, headers, body } = outgoing;
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method, agent, headers, timeout: ADMIN_REQUEST_TIMEOUT_MS }, (response: IncomingMessage) => {
+    const sent = transport.request(url, { method, agent: transport.agent, headers, timeout: ADMIN_REQUEST_TIMEOUT_MS }, (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
