@@ -6,7 +6,7 @@
 // core-banking → ledger); a store may name another module's tables (store/schema.ts: one database, its foreign keys).
 // Inside a module: routes → flows → domain; flows → store and gateways; domain does no I/O; the store decides
 // nothing and calls no flow; nothing but an entry point imports a route folder.
-const MODULE = '(payments|ledger|core-banking)';
+const MODULE = '(payments|ledger|core-banking|back-office)';
 const ENTRY_POINTS = '^src/(app|main|app-context)[.]ts$|^src/platform/runtime/|^src/cli/';
 const IO_PACKAGES = '^(node:)?(fs|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|cluster)(/|$)|^(pg|drizzle-orm|@electric-sql|undici|amqplib|nodemailer|fastify)(/|$)';
 
@@ -46,6 +46,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/payments/' },
       to: { path: '^src/core-banking/' },
+    },
+    {
+      name: 'no-module-calls-the-back-office',
+      severity: 'error',
+      comment: 'The back office (dashboard, console) calls the modules through their index.ts; none of them knows it.',
+      from: { path: '^src/(payments|ledger|core-banking|workers|sandbox-adapter)/' },
+      to: { path: '^src/back-office/', pathNot: '^src/back-office/store/schema[.]ts$' },
     },
     {
       name: 'entry-points-meet-modules-at-their-index',

@@ -11,6 +11,15 @@ export const merchants = pgTable('merchants', {
   status: text('status', { enum: ['active', 'disabled'] })
     .notNull()
     .default('active'),
+  // A merchant who signed up in the dashboard waits for an operator's approval before it gets a production key.
+  reviewStatus: text('review_status', { enum: ['pending_review', 'approved'] })
+    .notNull()
+    .default('approved'),
+  reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
+  // What a payment created without its own callbackUrl / successUrl / failUrl uses (dashboard Settings).
+  defaultCallbackUrl: text('default_callback_url'),
+  defaultSuccessUrl: text('default_success_url'),
+  defaultFailUrl: text('default_fail_url'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
