@@ -17,6 +17,8 @@ export interface AppContext {
 export interface AuthenticatedMerchant {
   merchantId: number;
   environment: KeyEnvironment;
+  // the merchant's defaults for a payment created without its own callbackUrl / redirect URLs
+  paymentDefaults?: { callbackUrl: string | null; redirectSuccessUrl: string | null; redirectFailUrl: string | null };
 }
 
 declare module 'fastify' {

@@ -43,6 +43,7 @@ import { ledgerAdminRoutes } from './payments/routes/admin/ledger/routes.ts';
 import { disputeRoutes } from './payments/routes/merchant-api/disputes/routes.ts';
 import { disputeAdminRoutes } from './payments/routes/admin/disputes/routes.ts';
 import { conflictAdminRoutes } from './payments/routes/admin/conflicts/routes.ts';
+import { statsAdminRoutes } from './payments/routes/admin/stats/routes.ts';
 import { userAdminRoutes } from './core-banking/routes/admin/users/routes.ts';
 import { businessAccountAdminRoutes } from './core-banking/routes/admin/business-accounts/routes.ts';
 import { appTokenAdminRoutes } from './core-banking/routes/admin/app-tokens/routes.ts';
@@ -50,6 +51,8 @@ import { userMessageAdminRoutes } from './core-banking/routes/admin/user-message
 import { bankAccountAdminRoutes } from './core-banking/routes/admin/bank-accounts/routes.ts';
 import { coreBankingRoutes } from './core-banking/routes/routes.ts';
 import { cardPageRoutes } from './core-banking/routes/card-pages/routes.ts';
+import { dashboardRoutes } from './back-office/routes/dashboard/plugin.ts';
+import { dashboardInvitationAdminRoutes } from './back-office/routes/admin-invitations/routes.ts';
 import { sql } from 'drizzle-orm';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -160,6 +163,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
 
   await app.register(coreBankingRoutes);
   await app.register(cardPageRoutes); // hosted card data and PIN pages of the core banking card links
+  await app.register(dashboardRoutes, { prefix: '/dashboard' }); // the merchant dashboard (src/back-office)
 
   await app.register(
     async (adminScope) => {
@@ -169,11 +173,13 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       );
       registerAdminAuth(adminScope);
       await adminScope.register(merchantAdminRoutes);
+      await adminScope.register(dashboardInvitationAdminRoutes);
       await adminScope.register(gatewayAdminRoutes);
       await adminScope.register(commissionAdminRoutes);
       await adminScope.register(ledgerAdminRoutes);
       await adminScope.register(disputeAdminRoutes);
       await adminScope.register(conflictAdminRoutes);
+      await adminScope.register(statsAdminRoutes);
       await adminScope.register(userAdminRoutes);
       await adminScope.register(businessAccountAdminRoutes);
       await adminScope.register(appTokenAdminRoutes);

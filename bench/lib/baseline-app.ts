@@ -20,7 +20,8 @@ import type { CreatePaymentRequest } from '../../src/payments/domain/payment-req
 import { normalizeBodyA } from '../../src/payments/routes/merchant-api/payments/normalize-create.ts';
 import { CreatePaymentResponse, CreatePaymentResponseA } from '../../src/payments/routes/merchant-api/payments/responses.ts';
 import { CreatePaymentBody, CreatePaymentBodyA, type CreatePaymentBodyAInput } from '../../src/payments/routes/merchant-api/payments/schemas.ts';
-import { addPaymentFormats, createPaymentValidator } from '../../src/payments/routes/merchant-api/payments/validate-create.ts';
+import { addPaymentFormats } from '../../src/payments/contract/request-formats.ts';
+import { createPaymentValidator } from '../../src/payments/routes/merchant-api/payments/validate-create.ts';
 import type { Database } from '../../src/platform/database.ts';
 import { merchantKeys, merchants, payments } from '../../src/payments/store/schema.ts';
 import { insertPaymentRaw } from './raw-payment-insert.ts';

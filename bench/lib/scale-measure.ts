@@ -62,9 +62,10 @@ export async function startScaleApp(url: string): Promise<ScaleApp> {
   };
 }
 
-export const OPERATIONS = ['get by token', 'list page 1', 'list page 100, pays', 'create'] as const;
+export const OPERATIONS = ['get by token', 'list page 1', 'list page 100, pays', 'create', 'dashboard home, 90 days'] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 export const PAGE_100_QUERY = '?operationType=pays&page=100';
+export const STATS_DAYS = 90; // the dashboard's longest range
 
 interface Latency {
   p50Ms: number;
@@ -89,7 +90,13 @@ export async function sampleTokens(url: string, merchantId: number, count: numbe
   }
 }
 
-function requestOf(operation: OperationName, key: string, tokens: readonly string[], round: number): InjectOptions {
+// The dashboard's home page over its longest range (90 days, ending today, UTC), as a signed-in member's browser asks
+// for it: the session, the balance, the daily aggregates and the rendering, through the real app.
+function homePageRequest(target: Target): InjectOptions {
+  return { method: 'GET', url: '/dashboard?range=90d', headers: { cookie: target.sessionCookie } };
+}
+
+function requestOf(operation: Exclude<OperationName, 'dashboard home, 90 days'>, key: string, tokens: readonly string[], round: number): InjectOptions {
   const headers = { authorization: `Bearer ${key}` };
   switch (operation) {
     case 'get by token':
@@ -105,6 +112,9 @@ function requestOf(operation: OperationName, key: string, tokens: readonly strin
 
 // A 200 with what the operation promises, or the run is worthless.
 function check(operation: OperationName, statusCode: number, body: string): void {
+  if (operation === 'dashboard home, 90 days' && !body.includes('data-chart="volume"')) {
+    throw new Error(`the home page answered ${statusCode} without its charts: were the daily stats rebuilt after the load? ${body.slice(0, 300)}`);
+  }
   const listed = operation.startsWith('list') ? (JSON.parse(body) as { payments?: unknown[] }).payments?.length : undefined;
   if (statusCode !== 200 || (listed !== undefined && listed !== 20)) {
     throw new Error(`${operation} answered ${statusCode} with ${listed ?? '?'} payments: ${body.slice(0, 300)}`);
@@ -117,6 +127,7 @@ export interface Target {
   app: FastifyInstance;
   key: string;
   tokens: readonly string[];
+  sessionCookie: string; // a dashboard member's of the measured merchant (its sandbox), for the home page
 }
 
 // Rounds of one request per operation and target, in turn, so every operation at every size sees the same
@@ -129,7 +140,9 @@ export async function measureOperations(targets: readonly Target[], rounds: numb
         const index = round % 2 === 0 ? turn : targets.length - 1 - turn;
         const target = targets[index]!;
         const started = process.hrtime.bigint();
-        const response = await target.app.inject(requestOf(operation, target.key, target.tokens, round));
+        const response = await target.app.inject(
+          operation === 'dashboard home, 90 days' ? homePageRequest(target) : requestOf(operation, target.key, target.tokens, round),
+        );
         const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
         check(operation, response.statusCode, response.body);
         if (round >= warmupRounds) durations[index]?.get(operation)?.push(elapsedMs);

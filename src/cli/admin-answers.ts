@@ -13,6 +13,7 @@ export const MerchantSummary = Type.Object({
   name: Type.String(),
   display_name: Nullable(Type.String()),
   status: Type.String(),
+  review_status: Type.Optional(Type.String()),
   created_at: Type.String(),
   keys: Type.Array(Type.Object({ environment: Type.String(), prefix: Type.String() })),
 });

@@ -11,8 +11,12 @@ import { adminKeyPath } from '../platform/runtime/secrets.ts';
 
 const ADMIN_REQUEST_TIMEOUT_MS = 15_000;
 
+interface AdminCallOptions {
+  timeoutMs?: number; // how long to wait for the answer (default ADMIN_REQUEST_TIMEOUT_MS): a rebuild waits longer
+}
+
 export interface AdminClient {
-  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<Record<string, unknown>>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown, options?: AdminCallOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -33,7 +37,7 @@ export function adminClient(config: Config, baseUrl: string, trust: ServerTrust 
         { request: httpsRequest, agent: new HttpsAgent({ keepAlive: true, ca: [...getCACertificates('default'), ...extraCa] }) }
       : { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) };
   return {
-    async call(method, path, body) {
+    async call(method, path, body, options = {}) {
       const url = `${baseUrl.replace(/\/$/, '')}/api/admin/v1${path}`;
       let response: { statusCode: number; text: string };
       try {
@@ -41,6 +45,7 @@ export function adminClient(config: Config, baseUrl: string, trust: ServerTrust 
           method,
           headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
+          timeoutMs: options.timeoutMs ?? ADMIN_REQUEST_TIMEOUT_MS,
         });
       } catch (error) {
         const from = trust.source === undefined ? '' : ` The URL came from ${trust.source}.`;
@@ -74,19 +79,20 @@ interface Outgoing {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
+  timeoutMs: number;
 }
 
-// One request and its whole answer as text; no answer within ADMIN_REQUEST_TIMEOUT_MS is an error.
+// One request and its whole answer as text; no answer within timeoutMs is an error.
 function send(transport: Transport, url: string, outgoing: Outgoing): Promise<{ statusCode: number; text: string }> {
-  const { method, headers, body } = outgoing;
+  const { method, headers, body, timeoutMs } = outgoing;
   return new Promise((resolve, reject) => {
-    const sent = transport.request(url, { method, agent: transport.agent, headers, timeout: ADMIN_REQUEST_TIMEOUT_MS }, (response: IncomingMessage) => {
+    const sent = transport.request(url, { method, agent: transport.agent, headers, timeout: timeoutMs }, (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       response.on('error', reject);
     });
-    sent.on('timeout', () => sent.destroy(new Error(`no answer within ${ADMIN_REQUEST_TIMEOUT_MS / 1000} s`)));
+    sent.on('timeout', () => sent.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
     sent.on('error', reject);
     sent.end(body);
   });

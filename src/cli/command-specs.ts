@@ -62,6 +62,16 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       },
       disable: { synopsis: 'merchant disable --id ID', description: 'refuse the merchant’s keys until enabled again', options: ['id'] },
       enable: { synopsis: 'merchant enable --id ID', description: 'accept the merchant’s keys again', options: ['id'] },
+      approve: {
+        synopsis: 'merchant approve --id ID',
+        description: 'approve a merchant that signed up in the dashboard: it may then issue its production key there',
+        options: ['id'],
+      },
+      invite: {
+        synopsis: 'merchant invite --id ID --email E [--member-role owner|developer|support|viewer]',
+        description: 'send a person a link to join the merchant’s dashboard (default role owner; the way in when sign-up is closed)',
+        options: ['id', 'email', 'member-role'],
+      },
       commissions: { synopsis: 'merchant commissions --id ID', description: 'show the commission terms for pay, payout and refund', options: ['id'] },
       'set-commission': {
         synopsis: 'merchant set-commission --id ID --operation pay|payout|refund (--percent 2.5 --fixed 30 | --clear)',
@@ -151,6 +161,19 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         synopsis: 'outbox [--limit N]',
         description: 'messages to people (sign-in codes), newest first (--limit 1..500, default 20); without SMTP their text is shown until the code expires',
         options: ['limit'],
+      },
+    },
+  },
+  stats: {
+    summary: "the merchant dashboard's daily payment aggregates",
+    admin: true,
+    actions: {
+      backfill: {
+        synopsis: 'stats backfill',
+        description:
+          'compute the daily aggregates again from every payment (a database with payments from before them); payments\n' +
+          'keep being written meanwhile, and with the embedded database the server waits for it',
+        options: [],
       },
     },
   },

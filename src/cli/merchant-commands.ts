@@ -8,6 +8,8 @@ export interface MerchantCommandOptions {
   'display-name'?: string | undefined; // an empty value on update clears it (the checkout shows the name again)
   id?: string | undefined;
   environment?: string | undefined;
+  email?: string | undefined;
+  'member-role'?: string | undefined;
   json: boolean;
 }
 
@@ -65,6 +67,16 @@ export async function runMerchantCommand(
       if (options.json) return print(JSON.stringify(answer));
       return print(`New ${environment} key of merchant #${String(answer['merchant_id'])} (the old one no longer works): ${String(answer['key'])}`);
     }
+    case 'invite': {
+      if (!options.email) throw new CliError('merchant invite needs --email <address>');
+      const role = options['member-role'] ?? 'owner';
+      const answer = await client.call('POST', `/merchants/${requireId(options)}/invitations`, { email: options.email, role });
+      if (options.json) return print(JSON.stringify(answer));
+      return print(
+        `Invitation sent to ${String(answer['email'])} as ${String(answer['role'])}: the link is in the delivery channel (payrail outbox, or e-mail).`,
+      );
+    }
+    case 'approve':
     case 'disable':
     case 'enable': {
       const answer = await client.call('POST', `/merchants/${requireId(options)}/${action}`);
@@ -72,7 +84,7 @@ export async function runMerchantCommand(
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
     default:
-      throw new CliError(`unknown merchant command "${action ?? ''}": create | list | get | update | rotate-key | disable | enable`);
+      throw new CliError(`unknown merchant command "${action ?? ''}": create | list | get | update | rotate-key | disable | enable | approve | invite`);
   }
 }
 
@@ -85,5 +97,6 @@ function requireId(options: MerchantCommandOptions): number {
 function describe(merchant: MerchantSummary): string {
   const keys = merchant.keys.map((key) => `${key.environment} ${key.prefix}`).join(', ');
   const shown = merchant.display_name === null ? '' : ` (shown as "${merchant.display_name}")`;
-  return `#${merchant.id}\t${merchant.status}\t${merchant.name}${shown}\t(${keys})\tcreated ${merchant.created_at}`;
+  const review = merchant.review_status === 'pending_review' ? ' (pending review)' : '';
+  return `#${merchant.id}\t${merchant.status}${review}\t${merchant.name}${shown}\t(${keys})\tcreated ${merchant.created_at}`;
 }

@@ -31,6 +31,7 @@ const OPTION_TYPES = {
   all: { type: 'boolean' },
   operator: { type: 'string' },
   email: { type: 'string' },
+  'member-role': { type: 'string' },
   phone: { type: 'string' },
   password: { type: 'string' },
   surname: { type: 'string' },

@@ -31,6 +31,10 @@ export async function runAdminCommand(config: Config, line: AdminCommandLine, pr
         const { runConflictCommand } = await import('./conflict-commands.ts');
         return await runConflictCommand(client, [action, ...line.arguments], values, print);
       }
+      case 'stats': {
+        const { runStatsCommand } = await import('./stats-commands.ts');
+        return await runStatsCommand(client, action, values, print);
+      }
       case 'gateway': {
         const { runGatewayCommand } = await import('./gateway-commands.ts');
         return await runGatewayCommand(client, action, { ...values, settingsFile: values['settings-file'] }, print);

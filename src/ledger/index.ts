@@ -24,3 +24,6 @@ export type { LedgerViolation, OverdrawnWallet } from './store/ledger-check-repo
 export { AVAILABLE_SHARDS, InsufficientBalanceError, postLedger } from './store/ledger-repo.ts';
 export { findWalletViolations } from './store/wallet-check-repo.ts';
 export { InsufficientWalletError, postWalletLedger, readWalletBalances } from './store/wallet-ledger-repo.ts';
+export { STATEMENT_PAGE_ROWS_MAX, getStatement } from './flows/statement.ts';
+export type { StatementLine, StatementPage, WalletAmounts } from './domain/statement.ts';
+export { postingsOfPayment, type PaymentPosting } from './flows/payment-postings.ts';

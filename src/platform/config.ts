@@ -2,7 +2,8 @@ import { join, resolve, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import Type, { type Static } from 'typebox';
 import { textAt } from './lib/json-path.ts';
-import { parseTimeRatesText, TimeRatesError } from './lib/status-check-schedule.ts';
+import { ConfigError } from './config-error.ts';
+import { normalizeBoolean, parseExtraCurrencies, sandboxRabbitOf, sandboxStatusRates } from './config-values.ts';
 
 const AUTHORIZATION_HOLD_HOURS_DEFAULT = 168; // 7 days, the usual validity of a card authorization
 
@@ -93,6 +94,11 @@ const ConfigEnv = Type.Object({
     description: 'scrypt cost of new password hashes, N = 2^value (15: 32 MiB; lower only to make tests fast)',
   }),
   PAYRAIL_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'sends sign-in codes by e-mail; unset: codes go to the log' })),
+  PAYRAIL_SIGNUP: Type.Optional(
+    Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+      description: 'dashboard sign-up: open to anyone, or closed (operators invite); default open embedded, closed with DATABASE_URL',
+    }),
+  ),
   PAYRAIL_SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320, description: 'From: of those e-mails' })),
 });
 
@@ -142,9 +148,10 @@ export interface Config {
   signIn: { codeTtlS: number; windowS: number; pairMax: number; accountMax: number; ipMax: number }; // two-step sign-in of the core banking API
   passwordScryptLogN: number; // cost of new password hashes; a stored hash keeps the cost it was made with
   smtp: { url: string; from: string } | null; // null: sign-in codes are written to the log (development delivery)
+  signUp: 'open' | 'closed'; // the dashboard's sign-up form
 }
 
-export class ConfigError extends Error {}
+export { ConfigError } from './config-error.ts';
 
 const validateEnv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile<ConfigEnvValues>(ConfigEnv);
 
@@ -219,6 +226,7 @@ function toConfig(env: ConfigEnvValues): Config {
     },
     passwordScryptLogN: env.PAYRAIL_PASSWORD_SCRYPT_LOG_N,
     smtp: smtpOf(env),
+    signUp: env.PAYRAIL_SIGNUP ?? (env.DATABASE_URL ? 'closed' : 'open'),
   };
 }
 
@@ -244,48 +252,4 @@ function smtpOf(env: ConfigEnvValues): Config['smtp'] {
 // for the embedded development start, off under NODE_ENV=production or with a PostgreSQL database.
 function allowPrivateCallbacksByDefault(env: ConfigEnvValues): boolean {
   return env.NODE_ENV !== 'production' && !env.DATABASE_URL;
-}
-
-// The credentials leave the URL: the sandbox gateway's settings travel in every request and its logs show rabbit_url,
-// while rabbit_password is redacted wherever it appears.
-function sandboxRabbitOf(text: string, queue: string): Config['sandboxRabbit'] {
-  if (!URL.canParse(text)) throw new ConfigError('invalid configuration: PAYRAIL_SANDBOX_RABBIT_URL is not a URL');
-  const url = new URL(text);
-  let user: string;
-  let password: string;
-  try {
-    user = url.username === '' && url.password === '' ? 'guest' : decodeURIComponent(url.username);
-    password = url.username === '' && url.password === '' ? 'guest' : decodeURIComponent(url.password);
-  } catch {
-    throw new ConfigError('invalid configuration: PAYRAIL_SANDBOX_RABBIT_URL has malformed percent-encoded credentials');
-  }
-  url.username = '';
-  url.password = '';
-  return { url: url.toString().replace(/\/$/, ''), user, password, queue };
-}
-
-// The same rules as a gateway's status_checker_time_rates, refused at start rather than by the first status check.
-function sandboxStatusRates(text: string): Record<string, number> {
-  try {
-    return parseTimeRatesText(text);
-  } catch (error) {
-    if (error instanceof TimeRatesError) throw new ConfigError(`invalid configuration: PAYRAIL_SANDBOX_STATUS_RATES ${error.message}`);
-    throw error;
-  }
-}
-
-function normalizeBoolean(raw: string): string {
-  const lowered = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(lowered)) return 'true';
-  if (['0', 'false', 'no', 'off'].includes(lowered)) return 'false';
-  return raw;
-}
-
-function parseExtraCurrencies(text: string): Record<string, number> {
-  const table: Record<string, number> = {};
-  for (const entry of text.split(',').filter(Boolean)) {
-    const [code, exponent] = entry.split(':');
-    table[code!] = Number(exponent);
-  }
-  return table;
 }

@@ -56,7 +56,7 @@ async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow, log: Fastif
     const failure = { paymentToken: payment.token, refundToken: refund.token, failedLookups, attempt: work.attempts };
     log.warn({ ...failure, reason: reading.reason }, 'refund status lookup failed: the refund stays pending and is asked again');
   } else {
-    const settled = await applyRefundOutcome(db, refund, reading.outcome, [ownLog, ...reading.outcome.logs]);
+    const settled = await applyRefundOutcome(db, refund, reading.outcome, [ownLog, ...reading.outcome.logs], 'status_check');
     if (settled.status !== 'pending') return finishWork(db, work.id);
   }
   if (work.attempts >= REFUND_CHECK_ATTEMPTS_MAX) {
@@ -70,7 +70,8 @@ async function runRefundCheck(deps: ProcessingDeps, work: OutboxRow, log: Fastif
 // Declines a refund nobody could confirm: the hold goes back to available and the merchant is told why.
 async function giveUp(deps: ProcessingDeps, refund: RefundRow, reason: string): Promise<void> {
   const outcome = { ...pendingOutcome(null), status: 'declined' as const, declineReason: reason };
-  await applyRefundOutcome(deps.context.database.db, refund, outcome, [{ kind: 'refund', response: `declined by Payrail: ${reason}` }]);
+  // the refund's check decides it (a declined refund leaves the payment's status where it is)
+  await applyRefundOutcome(deps.context.database.db, refund, outcome, [{ kind: 'refund', response: `declined by Payrail: ${reason}` }], 'status_check');
 }
 
 // A schedule stored before schedules were checked falls back to the default rather than stopping the checks.

@@ -4,6 +4,7 @@ import type { Db } from '../platform/database.ts';
 import { claimNotificationWork } from '../payments/index.ts';
 import { claimWork, settleFailedWork, type OutboxRow, type OutboxTopic } from '../payments/index.ts';
 import { voidDueAuthorizations } from './authorization-void.ts';
+import { foldDailyStats } from './daily-stats.ts';
 import { expireDuePayments } from './expiry.ts';
 import { nextAfterFailure } from './failed-work.ts';
 import { deliverNotifications } from './notifier.ts';
@@ -73,6 +74,7 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
     if (await deliverUserMessages(deps.context, log)) backlog = true;
     await sweepSignInRecords(deps.context).catch((error: unknown) => log.error({ err: error }, 'sign-in housekeeping failed'));
     if (await voidDueAuthorizations(deps, log)) backlog = true;
+    if (await foldDailyStats(deps, log)) backlog = true;
     return backlog;
   };
   const tick = async () => {

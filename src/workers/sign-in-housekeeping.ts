@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.ts';
+import { deleteEndedDashboardRecords } from '../back-office/index.ts';
 import { deleteEndedSignInRecords } from '../core-banking/index.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
@@ -15,4 +16,5 @@ export async function sweepSignInRecords(context: Pick<AppContext, 'config' | 'd
   const { windowS, codeTtlS } = context.config.signIn;
   const before = { challenges: new Date(now - (Math.max(windowS, codeTtlS) + 60) * 1000), sessions: new Date(now - ENDED_SESSION_KEPT_DAYS * 86_400_000) };
   await deleteEndedSignInRecords(context.database.db, before, HOUSEKEEPING_BATCH_MAX);
+  await deleteEndedDashboardRecords(context.database.db, new Date(now), HOUSEKEEPING_BATCH_MAX); // the merchant dashboard's
 }

@@ -98,5 +98,8 @@ export const dashboardSignInAttempts = pgTable(
     succeeded: boolean('succeeded').notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index('dashboard_sign_in_attempts_email_idx').on(table.email, table.createdAt), index('dashboard_sign_in_attempts_ip_idx').on(table.ipAddress, table.createdAt)],
+  (table) => [
+    index('dashboard_sign_in_attempts_email_idx').on(table.email, table.createdAt),
+    index('dashboard_sign_in_attempts_ip_idx').on(table.ipAddress, table.createdAt),
+  ],
 );

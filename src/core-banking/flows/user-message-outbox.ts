@@ -1,10 +1,12 @@
-import type { Db } from '../../platform/database.ts';
+import type { Db, DbOrTx } from '../../platform/database.ts';
 import {
   blankExpiredUserMessages,
   claimDueUserMessages,
+  insertUserMessage,
   markUserMessageFailed,
   markUserMessageSent,
   type ClaimedUserMessage,
+  type NewUserMessage,
 } from '../store/user-messages-repo.ts';
 
 export { USER_MESSAGE_ATTEMPTS_MAX, type ClaimedUserMessage } from '../store/user-messages-repo.ts';
@@ -25,4 +27,10 @@ export async function recordUserMessageSent(db: Db, messageId: number, keepBody:
 // retryAt null: given up.
 export async function recordUserMessageFailed(db: Db, messageId: number, reason: string, retryAt: Date | null): Promise<void> {
   await markUserMessageFailed(db, messageId, reason, retryAt);
+}
+
+// A message to a person outside core banking's own users (the dashboard's e-mailed links and codes), written in
+// the caller's transaction and delivered by the same worker as the sign-in codes.
+export async function queueUserMessage(tx: DbOrTx, message: Omit<NewUserMessage, 'userId'>): Promise<void> {
+  await insertUserMessage(tx, { ...message, userId: null });
 }

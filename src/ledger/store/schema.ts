@@ -52,6 +52,8 @@ export const ledgerTransactions = pgTable(
     index('ledger_transactions_transfer_idx').on(table.transferId).where(sql`${table.transferId} is not null`),
     index('ledger_transactions_charge_idx').on(table.chargeId).where(sql`${table.chargeId} is not null`),
     index('ledger_transactions_payment_idx').on(table.paymentId).where(sql`${table.paymentId} is not null`),
+    // A merchant wallet's statement (the dashboard's Balance page), newest first: only the wallet's own rows are read.
+    index('ledger_transactions_wallet_idx').on(table.merchantId, table.environment, table.currency, table.id).where(sql`${table.merchantId} is not null`),
     index('ledger_transactions_refund_idx').on(table.refundId).where(sql`${table.refundId} is not null`),
     index('ledger_transactions_dispute_idx').on(table.disputeId).where(sql`${table.disputeId} is not null`),
     check('ledger_transactions_kind_check', sql`${table.kind} in (${quoted(POSTING_KINDS)})`),

@@ -20,6 +20,14 @@ const FINAL_DISPUTE_STATUSES: readonly DisputeStatus[] = Object.freeze(['won', '
 // Disputes whose amount still counts against the payment: held (open, under review) or gone to the customer (lost).
 export const COUNTED_DISPUTE_STATUSES: readonly DisputeStatus[] = Object.freeze(['open', 'under_review', 'lost']);
 
+// Evidence is added while an operator can still weigh it (open, under review), and a dispute keeps a bounded number
+// of documents, whatever the merchant's evidence quota still allows.
+export const DISPUTE_DOCUMENT_COUNT_MAX = 50;
+
+export function disputeAcceptsEvidence(status: DisputeStatus): boolean {
+  return !FINAL_DISPUTE_STATUSES.includes(status);
+}
+
 export type DisputeAction = { kind: 'review' } | { kind: 'resolve'; outcome: DisputeOutcome };
 
 const TRANSITIONS: Readonly<Record<DisputeStatus, readonly DisputeStatus[]>> = {

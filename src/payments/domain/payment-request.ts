@@ -46,3 +46,17 @@ export interface FieldError {
   field: string; // dotted path, e.g. customer.email
   message: string;
 }
+
+// A payment without its own URLs takes its merchant's defaults (dashboard Settings); its own always win.
+export function withPaymentDefaults(
+  request: CreatePaymentRequest,
+  defaults: { callbackUrl: string | null; redirectSuccessUrl: string | null; redirectFailUrl: string | null } | undefined,
+): CreatePaymentRequest {
+  if (!defaults) return request;
+  return {
+    ...request,
+    callbackUrl: request.callbackUrl ?? defaults.callbackUrl,
+    redirectSuccessUrl: request.redirectSuccessUrl ?? defaults.redirectSuccessUrl,
+    redirectFailUrl: request.redirectFailUrl ?? defaults.redirectFailUrl,
+  };
+}

@@ -39,3 +39,15 @@ export function decideRefundAmount(payment: RefundablePayment, requestedMinor: n
   }
   return requestedMinor ?? available;
 }
+
+// A refund form shown before another refund of the payment was reserved (or given back) and sent now: a double
+// submit, a second tab. Refused under the payment's row lock, so the person sees the new refundable amount before
+// refunding more; the API sends no such amount and is not asked.
+export function assertRefundedAsSeen(payment: Pick<RefundablePayment, 'refundedMinor'>, seenMinor: number | undefined): void {
+  if (seenMinor === undefined || seenMinor === payment.refundedMinor) return;
+  throw new ApiError(
+    'refund_form_stale',
+    409,
+    `the payment's refunds changed since this form was shown (refunded or being refunded now: ${payment.refundedMinor}); nothing was refunded: check the amount and send it again`,
+  );
+}

@@ -1,5 +1,6 @@
 import type { LedgerPosting } from '../../ledger/index.ts';
 import type { PaymentTransition } from './payment-status.ts';
+import type { StatusCause } from './status-cause.ts';
 import { postingForTransition, type PostedPayment } from './transition-posting.ts';
 
 // The fields of the locked payment (or payout) row that the consequence of a status change depends on.
@@ -28,6 +29,7 @@ interface StatusChangeLog {
 
 export interface StatusChangeRequest<C extends StatusChangeColumns> {
   transition: PaymentTransition | null; // null: the status stays; only the columns and logs are written
+  cause: StatusCause; // why it moves: recorded with the move (unused when the status stays)
   changes: C;
   logs?: readonly StatusChangeLog[];
   now: Date;
@@ -41,6 +43,7 @@ export interface StatusChangeRequest<C extends StatusChangeColumns> {
 export interface StatusChange<P extends ChangingPayment, C extends StatusChangeColumns> {
   payment: P; // the row as it was locked: what the change was decided from
   transition: PaymentTransition | null;
+  cause: StatusCause; // recorded with the move in the payment's status history
   changes: C & StatusChangeColumns; // the columns to set beside the status (and finalized_at, which goes with a final transition)
   posting: LedgerPosting | null; // what the move is worth to the ledger
   logs: readonly StatusChangeLog[];
@@ -70,6 +73,7 @@ export function decideStatusChange<P extends ChangingPayment, C extends StatusCh
   return {
     payment,
     transition,
+    cause: request.cause,
     changes,
     posting: transition === null ? null : postingForTransition(postedPaymentOf({ ...payment, ...definedOf(changes) }), transition),
     logs: request.logs ?? [],

@@ -5,6 +5,7 @@ import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain
 import { mapRequisites } from '../domain/requisites.ts';
 import { currentPendingStep, nextPendingStep } from '../domain/pending-step.ts';
 import { reportedDetails } from '../domain/reported-details.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import { decideStatusChange } from '../domain/status-change.ts';
 import type { GatewaySettings } from '../contract/gateway-settings.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
@@ -24,6 +25,9 @@ export interface OutcomeSource {
   // The exchanges whose answer may change a payment, among the kit's log kinds (also the log rows' kind, spec 2.9):
   // a kind the kit renames or drops stops type-checking where it is passed. Payouts, refunds, two-step: own flows.
   kind: Extract<LogKind, 'pay' | 'status' | 'callback' | 'confirm_secure_code' | 'resend_otp' | 'next_payment_step'>;
+  // Why the payment moves, recorded with the move: the caller knows its source (the /pay answer, a step's answer:
+  // adapter; a callback; a status check; Payrail's own refusal of a test card: system).
+  cause: StatusCause;
   settings: GatewaySettings;
   extraLogs?: readonly unknown[];
   sensitive?: SensitiveCardData | null; // the payment's card while it is in memory (the /pay call): masked wherever it shows up
@@ -62,6 +66,7 @@ export async function applyToLockedPayment(tx: Tx, current: PaymentRow, outcome:
   if (transition) changes.declineReason = transition.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null;
   const payment = await changeLockedPayment(tx, current, {
     transition,
+    cause: source.cause,
     changes,
     logs: outcomeLogs(current, outcome, source),
     authorizationHoldHours: source.authorizationHoldHours,
@@ -115,6 +120,7 @@ export async function applySentOutcome<S extends OutcomeSelection>(
   // The same consequence as the locked path decides, written by the one-statement form of the status writer.
   const change = decideStatusChange(sent, {
     transition,
+    cause: source.cause,
     changes: {},
     logs: outcomeLogs(sent, outcome, source),
     now: new Date(),
@@ -126,6 +132,7 @@ export async function applySentOutcome<S extends OutcomeSelection>(
     {
       expected: sent.status,
       transition,
+      cause: change.cause,
       declineReason: transition?.to === 'declined' ? maskCardData(outcome.declineReason, source.sensitive) : null,
       details: detailChanges(sent, outcome, source), // the capture is the statement's: its amount as it writes it
       logs: change.logs,

@@ -40,7 +40,7 @@ export async function voidExpiredAuthorization(deps: ProcessingDeps, paymentId: 
   if (exchange.outcome.status !== 'approved') return postpone(db, payment.id, held.exchange, exchange.logs, adapterFailure(exchange, 'void').message);
   const reason = authorizationExpiredReason(deps.context.config.authorizationHoldHours);
   // A payment settled otherwise meanwhile (a provider's callback) keeps that; only the exchange is logged.
-  const settled = await settleApproved(db, held.exchange, exchange.logs, AUTHORIZED_TO_DECLINED, { declineReason: reason }, () => true);
+  const settled = await settleApproved(db, held.exchange, exchange.logs, AUTHORIZED_TO_DECLINED, 'expiry', { declineReason: reason }, () => true);
   return 'payment' in settled && settled.payment.declineReason === reason ? 'voided' : 'skipped';
 }
 

@@ -35,7 +35,11 @@ async function cancelPayment(db: Db, scope: MerchantScope, token: string, commit
       throw new ApiError('invalid_state', 409, `payment is ${current.status}; only a payment without card data (init) can be cancelled`);
     }
     // the merchant's callback goes with it, like with any final status
-    const cancelled = await changeLockedPayment(tx, current, { transition: INIT_TO_CANCELLED, changes: { declineReason: MERCHANT_CANCEL_REASON } });
+    const cancelled = await changeLockedPayment(tx, current, {
+      transition: INIT_TO_CANCELLED,
+      cause: 'api',
+      changes: { declineReason: MERCHANT_CANCEL_REASON },
+    });
     await commitKey?.(tx, { kind: 'payment', token: cancelled.token });
     return cancelled;
   });

@@ -41,7 +41,7 @@ async function applyReportedStatus(tx: Tx, conflict: ConflictRecord, payment: No
     throw new ApiError('invalid_state', 409, 'the payment has refunds: declined cannot be accepted; dismiss the conflict');
   }
   const declineReason = transition.to === 'declined' ? declineReasonOf(conflict.rawAnswer) : null;
-  await changeLockedPayment(tx, payment, { transition, changes: { declineReason } });
+  await changeLockedPayment(tx, payment, { transition, cause: 'operator', changes: { declineReason } });
 }
 
 // The reason the provider gave with its decline (spec 7.7), read from the masked answer that was kept.

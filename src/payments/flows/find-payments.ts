@@ -1,7 +1,8 @@
 import { ApiError } from '../../platform/lib/errors.ts';
 import { decodeListCursor, encodeListCursor } from '../domain/list-cursor.ts';
+import type { PaymentSearch } from '../domain/payment-search.ts';
 import type { Db } from '../../platform/database.ts';
-import { findPaymentByToken, listPayments, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
+import { findPaymentByToken, listPayments, type MerchantScope, type PaymentListPage, type PaymentRow } from '../store/payments-repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Above this many matching rows the list reports the bound with totalCountExact: false.
@@ -28,6 +29,7 @@ export interface PaymentListQuery {
   operationType: 'pays' | 'payouts' | 'all';
   orderNumber: string | null;
   cursor: string | null; // a nextCursor of an earlier answer
+  search?: PaymentSearch; // the dashboard's search; the API has none
 }
 
 export interface PaymentListResult {
@@ -49,7 +51,7 @@ export async function findPayments(db: Db, scope: MerchantScope, query: PaymentL
       { code: 'invalid_field', field: 'page', message: 'must be 1 (or absent) with a cursor: the cursor already says where the page starts' },
     ]);
   }
-  const operationType = query.operationType === 'pays' ? 'pay' : query.operationType === 'payouts' ? 'payout' : null;
+  const operationType = storedOperationType(query.operationType);
   const found = await listPayments(db, scope, {
     createdFrom,
     createdBefore,
@@ -59,6 +61,7 @@ export async function findPayments(db: Db, scope: MerchantScope, query: PaymentL
     limit: query.perPage,
     offset: (query.page - 1) * query.perPage,
     countMaxRows: LIST_COUNT_EXACT_MAX_ROWS,
+    ...(query.search ? { search: query.search } : {}),
   });
   const totalExact = found.total <= LIST_COUNT_EXACT_MAX_ROWS;
   // Past the bound, the page itself may prove more rows (page 100 of 20 shows rows 1981..2000).
@@ -73,6 +76,30 @@ export async function findPayments(db: Db, scope: MerchantScope, query: PaymentL
     pageCount: Math.ceil(total / query.perPage),
     nextCursor: found.next && encodeListCursor(found.next),
   };
+}
+
+// Every payment the filters match, newest first, read in keyset pages of pageSize rows (never OFFSET, never all at
+// once): for an export of any size, which asks for the next page only when it has written the last.
+export async function* walkPayments(
+  db: Db,
+  scope: MerchantScope,
+  query: Omit<PaymentListQuery, 'page' | 'perPage' | 'cursor'>,
+  pageSize: number,
+): AsyncGenerator<PaymentRow[], void, undefined> {
+  const { createdFrom, createdBefore } = dayRange(query.dateFrom, query.dateTo);
+  const operationType = storedOperationType(query.operationType);
+  let after: PaymentListPage['next'] = null;
+  do {
+    const filter = { createdFrom, createdBefore, operationType, orderNumber: query.orderNumber, after, limit: pageSize, offset: 0 };
+    // countMaxRows 0: the count reads one index entry at most; the walk needs none
+    const found: PaymentListPage = await listPayments(db, scope, { ...filter, countMaxRows: 0, ...(query.search ? { search: query.search } : {}) });
+    if (found.rows.length > 0) yield found.rows;
+    after = found.next;
+  } while (after !== null);
+}
+
+function storedOperationType(operationType: PaymentListQuery['operationType']): PaymentRow['operationType'] | null {
+  return operationType === 'pays' ? 'pay' : operationType === 'payouts' ? 'payout' : null;
 }
 
 function assertPageDepth(query: PaymentListQuery): void {

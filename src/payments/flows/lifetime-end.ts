@@ -65,7 +65,7 @@ async function expireOverdue(db: Db, paymentId: number): Promise<boolean> {
     const payment = await lockPayment(tx, paymentId);
     // it may have received its card data, an answer, or a new lifetime since it was found
     if (!payment || !isOverdue(payment, new Date()) || !isOpen(payment.status)) return false;
-    await changeLockedPayment(tx, payment, { transition: TO_EXPIRED[payment.status] });
+    await changeLockedPayment(tx, payment, { transition: TO_EXPIRED[payment.status], cause: 'expiry' });
     return true;
   });
 }

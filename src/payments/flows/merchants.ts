@@ -1,6 +1,6 @@
 import { ApiError } from '../../platform/lib/errors.ts';
-import { encryptWithMasterKey } from '../../platform/lib/crypto.ts';
-import { generateMerchantKey, merchantKeyDigest, merchantKeyDisplayPrefix, type KeyEnvironment } from '../../platform/lib/merchant-key.ts';
+import { generateMerchantKey, type KeyEnvironment } from '../../platform/lib/merchant-key.ts';
+import { sealMerchantKey } from './merchant-signup.ts';
 import type { Db } from '../../platform/database.ts';
 import {
   findKeyOwner,
@@ -12,7 +12,6 @@ import {
   updateMerchantNames,
   type KeyOwner,
   type MerchantRow,
-  type StoredKey,
 } from '../store/merchants-repo.ts';
 
 export interface CreatedMerchant {
@@ -21,14 +20,7 @@ export interface CreatedMerchant {
   productionKey: string;
 }
 
-function sealKey(masterKey: Buffer, environment: KeyEnvironment, key: string): StoredKey {
-  return {
-    environment,
-    keyDigest: merchantKeyDigest(key),
-    keySealed: encryptWithMasterKey(masterKey, key),
-    keyPrefix: merchantKeyDisplayPrefix(key, environment),
-  };
-}
+const sealKey = sealMerchantKey;
 
 export async function createMerchant(db: Db, masterKey: Buffer, name: string, displayName: string | null = null): Promise<CreatedMerchant> {
   const sandboxKey = generateMerchantKey('sandbox');

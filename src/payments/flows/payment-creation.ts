@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
-import type { CreatePaymentRequest } from '../domain/payment-request.ts';
+import { withPaymentDefaults, type CreatePaymentRequest } from '../domain/payment-request.ts';
+import type { PaymentDefaults } from '../store/merchants-repo.ts';
 import type { CreatedPaymentRow, MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import { assertPublicCallbackUrl } from './callback-url-guard.ts';
 import { createPayment } from './create-payment.ts';
@@ -16,6 +17,7 @@ export interface CreatePaymentCall {
   merchantKey: string | undefined; // the key the request authenticated with
   clientIp: string | null;
   commitKey: KeyCommit | null; // the Idempotency-Key, committed with the payment in its transaction
+  paymentDefaults?: PaymentDefaults | undefined; // the merchant's, for a payment without its own URLs
 }
 
 type AnsweredPayment = CreatedPaymentRow &
@@ -33,10 +35,11 @@ export interface CreatedPaymentAnswer {
 // status; no gateway is 422 before anything is stored), or a payment waiting on its hosted page.
 export async function createPaymentOfRequest(deps: ProcessingDeps, call: CreatePaymentCall): Promise<CreatedPaymentAnswer> {
   const { config } = deps.context;
-  const { scope, request } = call;
+  const scope = call.scope;
+  const request = withPaymentDefaults(call.request, call.paymentDefaults);
   if (!config.allowPrivateCallbacks) await assertPublicCallbackUrl(request.callbackUrl); // sandbox and production alike
   const options = { defaultExpiryMinutes: config.paymentExpiryMinutes };
-  const input = { ...call, options };
+  const input = { ...call, request, options };
   if (request.recurringToken !== null || request.walletToken !== null) {
     return answerOfPayment(deps.context, scope, request, await createSeriesPayment(deps, input));
   }

@@ -64,8 +64,9 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
     firstCheckDueAt: firstStatusCheckAt(method, sentAt),
   };
   const expiresAt = new Date(sentAt.getTime() + context.config.payoutLifetimeMinutes * 60_000);
-  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway, expiresAt), sending.firstCheckDueAt, input.commitKey, sending);
+  // Before the reservation: a payout the dashboard sends names no key, and nothing is reserved if none can be found.
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
+  const payout = await reservePayout(db, newPayoutRow(scope, request, gateway, expiresAt), sending.firstCheckDueAt, input.commitKey, sending);
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
   const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
   const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000);
@@ -113,7 +114,7 @@ async function reservePayout(
 ): Promise<PaymentRow> {
   try {
     return await db.transaction(async (tx) => {
-      const inserted = await insertPayout(tx, row, firstCheckDueAt);
+      const inserted = await insertPayout(tx, row, firstCheckDueAt, 'api');
       const payout = await holdPaymentExchange(tx, { ...exchange, paymentId: inserted.id }, { from: ['init'], now: new Date() });
       if (payout === null) throw new Error(`payout ${inserted.id} left init in its own transaction`);
       const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
@@ -153,7 +154,7 @@ async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): 
     const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
     const changes: PaymentChanges = isFinal(current.status) && transition === null ? {} : reportedDetails(outcome, sent.sensitive);
     if (transition) changes.declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
-    return changeLockedPayment(tx, current, { transition, changes, logs, statusCheckDueAt: sent.nextCheckDueAt });
+    return changeLockedPayment(tx, current, { transition, cause: 'adapter', changes, logs, statusCheckDueAt: sent.nextCheckDueAt });
   });
 }
 

@@ -6,6 +6,7 @@ import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { decryptWithMasterKey } from '../../platform/lib/crypto.ts';
 import type { CardInput, CreatePaymentRequest } from '../domain/payment-request.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import { insertPendingPayment, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
 import type { OutcomeRow, OutcomeSelection } from '../store/outcome-statement-repo.ts';
 import { enqueue } from '../store/outbox-repo.ts';
@@ -28,9 +29,10 @@ export interface ProcessingDeps {
   adapterClient: AdapterClient;
 }
 
-// Submit card data (hosted page or Host-to-Host): init → pending, call the adapter's /pay outside any
-// transaction, then record its answer. A crash between the two leaves a pending payment with a scheduled
-// status check, so nothing is lost (principle 8). The CVV lives only in this call's memory.
+// Submit card data (hosted page or Host-to-Host): init → pending (cause: who submitted it, recorded with the move),
+// call the adapter's /pay outside any transaction, then record its answer (cause adapter). A crash between the two
+// leaves a pending payment with a scheduled status check, so nothing is lost (principle 8). The CVV lives only in
+// this call's memory.
 export interface PaymentRef {
   id: number;
   merchantId: number;
@@ -39,7 +41,13 @@ export interface PaymentRef {
   chosenGatewayId?: number | null; // the customer's pick on the provider-selection page
 }
 
-export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card: CardInput | null, client: { ip: string | null }): Promise<PaymentRow> {
+export async function processPayment(
+  deps: ProcessingDeps,
+  ref: PaymentRef,
+  card: CardInput | null,
+  client: { ip: string | null },
+  cause: StatusCause,
+): Promise<PaymentRow> {
   const { context } = deps;
   const db = context.database.db;
   const paymentId = ref.id;
@@ -52,18 +60,24 @@ export async function processPayment(deps: ProcessingDeps, ref: PaymentRef, card
   const sentAt = new Date();
   const exchange: PaymentExchange = { paymentId, kind: 'pay', until: payExchangeUntil(gateway, route, sentAt) };
   const payment = await db.transaction(async (tx) => {
-    const started = await markProcessing(tx, paymentId, {
-      gatewayId: gateway.gatewayId,
-      gatewayAlias: gateway.alias,
-      ...(route ? { routingDecision: route.decision } : {}),
-      ...(card ? { cardMask: maskPan(card.panDigits), cardHolder: card.holder, cardExpiryMonth: card.expiryMonth, cardExpiryYear: card.expiryYear } : {}),
-      ...(testCardInProduction ? {} : paymentExchangeColumns(exchange)), // the /pay in flight: status checks wait for it
-    });
+    const started = await markProcessing(
+      tx,
+      paymentId,
+      {
+        gatewayId: gateway.gatewayId,
+        gatewayAlias: gateway.alias,
+        ...(route ? { routingDecision: route.decision } : {}),
+        ...(card ? { cardMask: maskPan(card.panDigits), cardHolder: card.holder, cardExpiryMonth: card.expiryMonth, cardExpiryYear: card.expiryYear } : {}),
+        ...(testCardInProduction ? {} : paymentExchangeColumns(exchange)), // the /pay in flight: status checks wait for it
+      },
+      cause,
+    );
     if (!started) return null;
     if (testCardInProduction) {
       const refusal = { kind: 'pay', refused: TEST_CARD_IN_PRODUCTION_REASON };
-      return (await applyToLockedPayment(tx, started, testCardInProductionOutcome(), { kind: 'pay', settings: gateway.settings, extraLogs: [refusal] }))
-        .payment;
+      // Payrail's own rule declines it, no adapter answered: cause system
+      const source = { kind: 'pay', cause: 'system', settings: gateway.settings, extraLogs: [refusal] } as const;
+      return (await applyToLockedPayment(tx, started, testCardInProductionOutcome(), source)).payment;
     }
     if (payMethod.statusCheckerEnabled) {
       await enqueue(tx, { topic: 'status_check', paymentId, dueAt: firstStatusCheckAt(payMethod, sentAt) });
@@ -112,12 +126,12 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
   ) {
     const created = await createPayment(db, scope, request, input.options, input.commitKey);
     const ref = { id: created.id, merchantId: scope.merchantId, environment: scope.environment, merchantKey: input.merchantKey };
-    return processPayment(deps, ref, card, { ip: input.clientIp });
+    return processPayment(deps, ref, card, { ip: input.clientIp }, 'api');
   }
   const row = newPaymentRow(scope, request, input.options);
   const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias };
   const created = await storeUnderKey(db, input.commitKey, 'payment', (within) =>
-    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, new Date())),
+    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, new Date()), 'api'),
   );
   const payment = {
     ...row,
@@ -209,6 +223,7 @@ async function exchangePay<S extends OutcomeSelection>(deps: ProcessingDeps, sen
     outcome,
     {
       kind: 'pay',
+      cause: 'adapter',
       settings: gateway.settings,
       extraLogs: [ownLog],
       sensitive: card && { panDigits: card.panDigits, cvv: card.cvv },

@@ -81,7 +81,7 @@ async function recordAndApply(
   }
   const outcome = interpretAdapterAnswer({ kind: 'response', body: { result: true, ...verified.claims } });
   const ownLog = { kind: 'callback', request: { url: callback.url, body: verified.claims }, status: 200, response: { success: true } };
-  const source = { kind: 'callback' as const, settings, extraLogs: [ownLog], authorizationHoldHours, rawAnswer: verified.claims };
+  const source = { kind: 'callback' as const, cause: 'callback' as const, settings, extraLogs: [ownLog], authorizationHoldHours, rawAnswer: verified.claims };
   const applied = await applyToLockedPayment(tx, current, outcome, source);
   return { applied: applied.changed, conflict: applied.conflict ?? null };
 }

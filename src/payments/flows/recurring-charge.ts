@@ -9,6 +9,7 @@ import { markProcessing } from '../store/processing-repo.ts';
 import type { Tx } from '../../platform/database.ts';
 import { claimSeriesCharge, findChargeableSeries, releaseSeriesCharge, type SeriesToken } from '../store/recurring-repo.ts';
 import type { CreatePaymentRequest } from '../domain/payment-request.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import { newPaymentRow, type CreatePaymentOptions } from './create-payment.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { sendPay, type ProcessingDeps } from './process-payment.ts';
@@ -100,9 +101,16 @@ export function seriesPaymentRow(scope: MerchantScope, request: CreatePaymentReq
   };
 }
 
-// init → pending toward the series' gateway, with its status check queued (inside the caller's transaction).
-export async function startCharge(tx: Tx, payment: Pick<CreatedPaymentRow, 'id'>, gateway: ResolvedGateway, now = new Date()): Promise<PaymentRow | null> {
-  const started = await markProcessing(tx, payment.id, { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias }, now);
+// init → pending toward the series' gateway, with its status check queued (inside the caller's transaction). cause:
+// who started the charge (the merchant's recurringToken request, the customer's Confirm of a walletToken payment).
+export async function startCharge(
+  tx: Tx,
+  payment: Pick<CreatedPaymentRow, 'id'>,
+  gateway: ResolvedGateway,
+  cause: StatusCause,
+  now = new Date(),
+): Promise<PaymentRow | null> {
+  const started = await markProcessing(tx, payment.id, { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias }, cause, now);
   if (started === null) return null;
   const payMethod = methodSettingsOf(gateway.settings, 'pay');
   if (payMethod.statusCheckerEnabled) {

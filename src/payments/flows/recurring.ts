@@ -37,13 +37,13 @@ async function chargeRecurringToken(deps: ProcessingDeps, input: SeriesPaymentIn
     const gateway = await seriesGateway(deps, series);
     if (gateway === null) throw new ApiError('recurring_gateway_unavailable', 422, GATEWAY_GONE);
     const row = seriesPaymentRow(input.scope, input.request, input.options, series);
-    stored = { created: await storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row)), gateway };
+    stored = { created: await storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row, 'api')), gateway };
   } catch (error) {
     await releaseClaim(db, claim);
     throw error;
   }
   const { created, gateway } = stored;
-  const started = await db.transaction((tx) => startCharge(tx, created, gateway));
+  const started = await db.transaction((tx) => startCharge(tx, created, gateway, 'api'));
   if (started === null) throw new Error(`payment ${created.id} left init before its first charge`);
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(deps.context, input.scope));
   return sendCardOnFile(deps, { payment: started, series, gateway, merchantKey, clientIp: input.clientIp, claim });

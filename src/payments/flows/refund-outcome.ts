@@ -1,6 +1,7 @@
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { chargeOf, refundReleased, refundSent } from '../../ledger/index.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
 import { postLedger } from '../../ledger/index.ts';
@@ -33,12 +34,14 @@ const APPROVED_TO_REFUNDED = decideTransition('approved', 'refunded', NO_FINAL_C
 //   pending   (the adapter said so, or did not answer: a timeout, a network error, a reply we cannot read) nothing
 //             moves; the refund's check (workers/refund-checker.ts) asks again.
 // A final status notifies the merchant (type refund). An answer about a refund that is already final only adds its
-// logs: a refund is settled once.
+// logs: a refund is settled once. cause: where the answer came from (the /refund's answer: adapter; the refund's
+// check: status_check), recorded with the payment's move to refunded.
 export async function applyRefundOutcome(
   db: Db,
   refund: Pick<RefundRow, 'id' | 'paymentId'>,
   outcome: AdapterOutcome,
   logs: readonly unknown[],
+  cause: StatusCause,
 ): Promise<RefundRow> {
   return db.transaction(async (tx) => {
     const payment = await lockPayment(tx, refund.paymentId);
@@ -51,7 +54,7 @@ export async function applyRefundOutcome(
       await setRefundGatewayToken(tx, current.id, outcome.gatewayToken);
       return { ...current, gatewayToken: outcome.gatewayToken };
     }
-    return settleRefund(tx, payment, current, outcome.status, { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason });
+    return settleRefund(tx, payment, current, outcome.status, { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason, cause });
   });
 }
 
@@ -74,7 +77,7 @@ async function settleRefund(
   payment: PaymentRow,
   refund: RefundRow,
   status: FinalRefundStatus,
-  answer: { gatewayToken: string | null; declineReason: string | null },
+  answer: { gatewayToken: string | null; declineReason: string | null; cause: StatusCause },
 ): Promise<RefundRow> {
   const declineReason = status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null;
   const finished = await finishRefund(tx, refund.id, status, { gatewayToken: answer.gatewayToken, declineReason });
@@ -82,7 +85,7 @@ async function settleRefund(
   const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
   const scope = { merchantId: refund.merchantId, environment: refund.environment };
   const refs = { paymentId: payment.id, refundId: refund.id };
-  if (status === 'approved') await markRefundedWhenComplete(tx, payment);
+  if (status === 'approved') await markRefundedWhenComplete(tx, payment, answer.cause);
   else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
   await closeRefundChecks(tx, refund);
   await queueNotification(tx, payment.id, { kind: 'refund', refundId: refund.id });
@@ -93,8 +96,8 @@ async function settleRefund(
 
 // approved → refunded when the refunds took all it captured and every one of them is approved; the payment's own
 // final status is notified too (type pay, status refunded).
-async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow): Promise<void> {
+async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow, cause: StatusCause): Promise<void> {
   if (payment.status !== 'approved' || payment.capturedMinor === null || payment.refundedMinor < payment.capturedMinor) return;
   if ((await countRefundsOfPayment(tx, payment.id, 'pending')) > 0) return;
-  await changeLockedPayment(tx, payment, { transition: APPROVED_TO_REFUNDED });
+  await changeLockedPayment(tx, payment, { transition: APPROVED_TO_REFUNDED, cause });
 }

@@ -36,7 +36,7 @@ export async function sendRefund(deps: ProcessingDeps, refund: RefundRow, paymen
   try {
     const { answer, ownLog } = await exchangeRefund(deps, held, payment, gateway);
     const outcome = interpretAdapterAnswer(answer);
-    return await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs]);
+    return await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs], 'adapter');
   } finally {
     await releaseRefundExchange(db, refund.id, until);
   }

@@ -12,7 +12,7 @@ import { getPayment } from './find-payments.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { sumCountedDisputesMinor } from '../store/disputes-repo.ts';
-import { decideRefundAmount } from '../domain/refund-amount.ts';
+import { assertRefundedAsSeen, decideRefundAmount } from '../domain/refund-amount.ts';
 import { sendRefund } from './refund-send.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
 import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
@@ -22,6 +22,7 @@ const REFUND_TOKEN_BYTES = 16; // 32 lowercase hex characters
 export interface RefundInput {
   paymentToken: string;
   amountMinor: number | null; // null: the whole remaining refundable amount
+  refundedMinorSeen?: number; // the dashboard's form: the payment's refunded amount when it was shown (assertRefundedAsSeen)
 }
 
 export interface PaymentRefund {
@@ -45,15 +46,17 @@ export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, 
   const method = methodSettingsOf(gateway.settings, 'refund');
   // The first check once the refund's own request could have answered; it waits longer while it has not.
   const firstCheckAt = firstStatusCheckAt(method, new Date());
-  const refund = await reserveRefund(db, payment.id, input.amountMinor, firstCheckAt, commitKey);
+  const refund = await reserveRefund(db, payment.id, input, firstCheckAt, commitKey);
   return { paymentToken: payment.token, refund: await sendRefund(deps, refund, payment, gateway) };
 }
 
-async function reserveRefund(db: Db, paymentId: number, requestedMinor: number | null, firstCheckAt: Date, commitKey: KeyCommit | null): Promise<RefundRow> {
+async function reserveRefund(db: Db, paymentId: number, input: RefundInput, firstCheckAt: Date, commitKey: KeyCommit | null): Promise<RefundRow> {
+  const requestedMinor = input.amountMinor;
   try {
     return await db.transaction(async (tx) => {
       const payment = await lockPayment(tx, paymentId);
       if (!payment) throw new ApiError('not_found', 404, 'payment not found');
+      assertRefundedAsSeen(payment, input.refundedMinorSeen);
       const disputedMinor = await sumCountedDisputesMinor(tx, payment.id); // disputes lock the payment row too
       const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, await countRefundsOfPayment(tx, payment.id));
       const terms = await refundCommissionTerms(tx, payment.merchantId);

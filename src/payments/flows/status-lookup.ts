@@ -23,6 +23,7 @@ export async function lookUpStatus(deps: ProcessingDeps, payment: PaymentRow, ga
   const ownLog = { kind: 'status', request: { url: call.url, body: request }, status: 200, response, duration: call.durationS, ...(note ? { note } : {}) };
   const applied = await applyStatusAnswer(deps.context.database.db, payment, reading, {
     kind: 'status',
+    cause: 'status_check',
     settings: gateway.settings,
     extraLogs: [ownLog],
     authorizationHoldHours: deps.context.config.authorizationHoldHours, // a two-step payment this check authorizes is held this long

@@ -93,6 +93,7 @@ export async function exchangeStep(
   const db = deps.context.database.db;
   const applied = await applyGatewayOutcome(db, payment.id, logged, {
     kind: method,
+    cause: 'adapter',
     settings: gateway.settings,
     extraLogs: [secret === null ? ownLog : withoutSecret(ownLog, secret, 0)],
     authorizationHoldHours: deps.context.config.authorizationHoldHours,

@@ -3,6 +3,7 @@ import { methodSettingsOf } from '../contract/gateway-settings.ts';
 import { deferredCheckAt, exchangeInFlight, exchangeLeaseUntil, type ExchangeKind } from '../domain/adapter-exchange.ts';
 import { interpretAdapterAnswer, type AdapterAnswer, type AdapterOutcome } from '../domain/adapter-outcome.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import { holdPaymentExchange, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
@@ -108,12 +109,14 @@ export async function callAdapter(deps: ProcessingDeps, gateway: ResolvedGateway
 
 // The adapter did the capture or the void: the move is written under the row lock while the payment is still
 // authorized, the marker released; a payment settled otherwise meanwhile (a provider's callback) is answered as it
-// is when that is what was asked.
+// is when that is what was asked. cause: the merchant's confirm or decline is the adapter's answer; the void of an
+// authorization whose hold ended is its expiry.
 export async function settleApproved(
   db: Db,
   exchange: PaymentExchange,
   logs: readonly PaymentLogInput[],
   transition: PaymentTransition,
+  cause: StatusCause,
   changes: PaymentChanges,
   alreadyDone: (payment: PaymentRow) => boolean,
 ): Promise<{ payment: PaymentRow } | { conflict: PaymentRow }> {
@@ -127,6 +130,6 @@ export async function settleApproved(
       await finishOpenWork(tx, paymentId, 'status_check');
       return alreadyDone(current) ? { payment: current } : { conflict: current };
     }
-    return { payment: await changeLockedPayment(tx, current, { transition, changes, logs }) };
+    return { payment: await changeLockedPayment(tx, current, { transition, cause, changes, logs }) };
   });
 }

@@ -37,7 +37,9 @@ export async function resumeTwoStepExchange(deps: ProcessingDeps, payment: Payme
         : kind === 'decline_request'
           ? merchantDeclineChanges()
           : { declineReason: authorizationExpiredReason(deps.context.config.authorizationHoldHours) };
-    await settleApproved(db, held.exchange, exchange.logs, kind === 'confirm_request' ? AUTHORIZED_TO_APPROVED : AUTHORIZED_TO_DECLINED, changes, () => true);
+    const transition = kind === 'confirm_request' ? AUTHORIZED_TO_APPROVED : AUTHORIZED_TO_DECLINED;
+    // the repeated request's answer settles it as the first one would have: a void is still the hold's end
+    await settleApproved(db, held.exchange, exchange.logs, transition, kind === 'authorization_void' ? 'expiry' : 'adapter', changes, () => true);
     return { kind: 'settled', note: null };
   }
   if (exchange.outcome.status === 'declined' || attempts >= STATUS_CHECK_ATTEMPTS_MAX) {

@@ -83,7 +83,15 @@ async function confirmPayment(deps: ProcessingDeps, call: MerchantPaymentCall, a
   await beforeAdapterCallOrRelease(deps.context.database.db, call, held.exchange);
   const answer = await callAdapter(deps, gateway, confirmRequestOf(payment, gateway, captureMinor));
   if (answer.outcome.status !== 'approved') return refuse(deps.context.database.db, held.exchange, answer, 'capture');
-  const settled = await settleApproved(deps.context.database.db, held.exchange, answer.logs, AUTHORIZED_TO_APPROVED, { capturedMinor: captureMinor }, captured);
+  const settled = await settleApproved(
+    deps.context.database.db,
+    held.exchange,
+    answer.logs,
+    AUTHORIZED_TO_APPROVED,
+    'adapter',
+    { capturedMinor: captureMinor },
+    captured,
+  );
   if ('conflict' in settled) throw invalidState(settled.conflict, 'confirmed');
   return settled.payment;
 }
@@ -106,7 +114,15 @@ async function declinePayment(deps: ProcessingDeps, call: MerchantPaymentCall): 
   await beforeAdapterCallOrRelease(deps.context.database.db, call, held.exchange);
   const answer = await callAdapter(deps, gateway, declineRequestOf(payment, gateway));
   if (answer.outcome.status !== 'approved') return refuse(deps.context.database.db, held.exchange, answer, 'void');
-  const settled = await settleApproved(deps.context.database.db, held.exchange, answer.logs, AUTHORIZED_TO_DECLINED, merchantDeclineChanges(), declined);
+  const settled = await settleApproved(
+    deps.context.database.db,
+    held.exchange,
+    answer.logs,
+    AUTHORIZED_TO_DECLINED,
+    'adapter',
+    merchantDeclineChanges(),
+    declined,
+  );
   if ('conflict' in settled) throw invalidState(settled.conflict, 'declined');
   return settled.payment;
 }

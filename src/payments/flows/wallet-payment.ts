@@ -1,5 +1,6 @@
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import { decideSeriesCharge } from '../domain/recurring.ts';
+import { CUSTOMER_CAUSE } from '../domain/status-cause.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { insertPayment, type PaymentRow } from '../store/payments-repo.ts';
 import { lockPayment } from '../store/processing-repo.ts';
@@ -40,7 +41,7 @@ export async function createWalletPayment(deps: ProcessingDeps, input: SeriesPay
   if (!decision.allowed && decision.code === 'recurring_expired') throw refusalError(decision);
   if ((await seriesGateway(deps, series)) === null) throw new ApiError('recurring_gateway_unavailable', 422, GATEWAY_GONE);
   const row = seriesPaymentRow(input.scope, input.request, input.options, series);
-  return storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row));
+  return storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row, 'api'));
 }
 
 type ConfirmStart = { kind: 'unchanged' | 'declined'; payment: PaymentRow } | { kind: 'started'; payment: PaymentRow; series: PaymentRow; claim: SeriesClaim };
@@ -71,7 +72,7 @@ export async function confirmWalletPayment(deps: ProcessingDeps, payment: Paymen
     if (!decision.allowed) return decline(tx, current, `${decision.code}: ${decision.message}`);
     // The series row is locked: the record cannot lose to another charge.
     if (!(await claimSeriesCharge(tx, series.id, series.lastRecurringChargeAt, now))) throw new Error(`series ${series.id} changed under its lock`);
-    const started = await startCharge(tx, current, gateway, now);
+    const started = await startCharge(tx, current, gateway, CUSTOMER_CAUSE, now);
     if (started === null) throw new Error(`payment ${current.id} left init under its lock`);
     return { kind: 'started', payment: started, series, claim: { seriesId: series.id, at: now, previous: series.lastRecurringChargeAt } };
   });
@@ -81,6 +82,6 @@ export async function confirmWalletPayment(deps: ProcessingDeps, payment: Paymen
 }
 
 async function decline(tx: Tx, current: PaymentRow, reason: string): Promise<ConfirmStart> {
-  const declined = await changeLockedPayment(tx, current, { transition: INIT_TO_DECLINED, changes: { declineReason: reason } });
+  const declined = await changeLockedPayment(tx, current, { transition: INIT_TO_DECLINED, cause: CUSTOMER_CAUSE, changes: { declineReason: reason } });
   return { kind: 'declined', payment: declined };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { COUNTED_DISPUTE_STATUSES, type DisputeStatus, type DisputeTransition } from '../domain/dispute-status.ts';
 import type { Db } from '../../platform/database.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
@@ -81,6 +81,26 @@ export async function insertDispute(tx: Tx, dispute: NewDispute, documents: read
           .values(documents.map((document) => ({ ...document, disputeId: row.id })))
           .returning();
   return { ...row, documents: stored.sort((left, right) => left.id - right.id) };
+}
+
+// The merchant's dispute, locked: evidence added to it waits for (and is refused after) a resolution.
+export async function lockScopedDispute(tx: Tx, scope: MerchantScope, token: string): Promise<DisputeRow | null> {
+  const [row] = await tx
+    .select()
+    .from(disputes)
+    .where(and(eq(disputes.token, token), eq(disputes.merchantId, scope.merchantId), eq(disputes.environment, scope.environment)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function countDisputeDocuments(tx: DbOrTx, disputeId: number): Promise<number> {
+  const [row] = await tx.select({ total: count() }).from(disputeDocuments).where(eq(disputeDocuments.disputeId, disputeId));
+  return row?.total ?? 0;
+}
+
+export async function insertDisputeDocuments(tx: Tx, disputeId: number, documents: readonly NewDisputeDocument[]): Promise<void> {
+  if (documents.length === 0) return;
+  await tx.insert(disputeDocuments).values(documents.map((document) => ({ ...document, disputeId })));
 }
 
 export async function lockDisputeByToken(tx: Tx, token: string): Promise<DisputeRow | null> {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/database.ts';
+import type { Db, DbOrTx } from '../../platform/database.ts';
 import { merchantKeys, merchants } from './schema.ts';
 
 // Every process LISTENs here and drops its cached key owners on each NOTIFY (merchant-api/key-cache.ts).
@@ -20,9 +20,16 @@ export interface MerchantWithKeys extends MerchantRow {
   keys: MerchantKeyRow[];
 }
 
-export async function insertMerchant(db: Db, name: string, displayName: string | null, keys: readonly StoredKey[]): Promise<MerchantRow> {
+// reviewStatus pending_review: a merchant signed up in the dashboard, with its sandbox key only until approved.
+export async function insertMerchant(
+  db: DbOrTx,
+  name: string,
+  displayName: string | null,
+  keys: readonly StoredKey[],
+  reviewStatus: MerchantRow['reviewStatus'] = 'approved',
+): Promise<MerchantRow> {
   return db.transaction(async (tx) => {
-    const [merchant] = await tx.insert(merchants).values({ name, displayName }).returning();
+    const [merchant] = await tx.insert(merchants).values({ name, displayName, reviewStatus }).returning();
     if (!merchant) throw new Error('merchant insert returned no row');
     await tx.insert(merchantKeys).values(keys.map((key) => ({ ...key, merchantId: merchant.id })));
     return merchant;
@@ -87,6 +94,14 @@ export interface KeyOwner {
   environment: Environment;
   keyDigest: string;
   keySealed: string;
+  paymentDefaults: PaymentDefaults;
+}
+
+// What a payment created without its own URLs uses (the merchant's dashboard Settings).
+export interface PaymentDefaults {
+  callbackUrl: string | null;
+  redirectSuccessUrl: string | null;
+  redirectFailUrl: string | null;
 }
 
 export async function findKeyOwner(db: Db, keyDigest: string): Promise<KeyOwner | null> {
@@ -97,6 +112,11 @@ export async function findKeyOwner(db: Db, keyDigest: string): Promise<KeyOwner 
       environment: merchantKeys.environment,
       keyDigest: merchantKeys.keyDigest,
       keySealed: merchantKeys.keySealed,
+      paymentDefaults: {
+        callbackUrl: merchants.defaultCallbackUrl,
+        redirectSuccessUrl: merchants.defaultSuccessUrl,
+        redirectFailUrl: merchants.defaultFailUrl,
+      },
     })
     .from(merchantKeys)
     .innerJoin(merchants, eq(merchants.id, merchantKeys.merchantId))

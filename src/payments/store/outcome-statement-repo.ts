@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { AVAILABLE_SHARDS, type LedgerPosting } from '../../ledger/index.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions } from '../../ledger/store/schema.ts';
 import type { PaymentStatus, PaymentTransition } from '../domain/payment-status.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import type { Db } from '../../platform/database.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import { outcomeNotificationSql } from './notification-events-repo.ts';
@@ -9,7 +10,7 @@ import type { PaymentLogInput } from './payment-logs-repo.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 import type { PaymentChanges } from './payment-changes.ts';
 import { seriesColumnsOnOutcome, seriesPlaceholderValues } from './recurring-repo.ts';
-import { outbox, paymentLogs, payments } from './schema.ts';
+import { outbox, paymentLogs, paymentStatusChanges, payments } from './schema.ts';
 
 // The one-statement form of a status change (store/status-writer.ts is the locked form): a /pay answer for a
 // payment its own request moved to pending, applied only while it is still pending, in a single statement.
@@ -21,6 +22,7 @@ const OUTCOME_JSON_COLUMNS: ReadonlySet<string> = new Set(['gatewayDetails', 'pr
 export interface OutcomeWrite {
   expected: PaymentStatus; // the status the outcome was decided from: nothing is written once the payment left it
   transition: PaymentTransition | null; // decided by the domain from `expected`; null: the status stays
+  cause: StatusCause; // recorded with the move in the payment's status history (unused when the status stays)
   declineReason: string | null; // stored with a transition (null clears it); ignored without one
   details: PaymentChanges; // OUTCOME_DETAIL_COLUMNS only; a column left out keeps its value
   logs: readonly PaymentLogInput[];
@@ -47,8 +49,9 @@ type OutcomeShape = 'stay' | 'move' | 'final';
 const preparedOutcomes = new WeakMap<Db, Map<string, ReturnType<typeof prepareOutcome>>>();
 
 // One statement for what the locked path (status-writer.ts) does in a transaction: the status moves only while the
-// payment still has `expected` (the transition's from), the provider's details are saved, the log rows written, and
-// a final status closes the open status checks and queues the notification. Prepared once per database and shape.
+// payment still has `expected` (the transition's from), the provider's details are saved, the log rows written, a
+// move recorded with its cause, and a final status closes the open status checks and queues the notification.
+// Prepared once per database and shape.
 function prepareOutcome(db: Db, shape: OutcomeShape, selectionName: OutcomeSelection) {
   return outcomeQuery(db, shape, selectionName).prepare(`payrail_outcome_${shape}_${selectionName}`);
 }
@@ -91,6 +94,8 @@ function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelecti
     select moved.id, entries.value ->> 'kind', entries.value -> 'entry'
     from moved cross join jsonb_array_elements(${value('logs')}::jsonb) with ordinality as entries(value, position)
     order by entries.position`);
+  const recorded = db.$with('recorded', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause, created_at)
+    select moved.id, ${value('from')}::text, ${value('to')}::text, ${value('cause')}::text, ${now} from moved`);
   const closed = db.$with('closed', {}).as(sql`update ${outbox} set done_at = ${now} from moved
     where outbox.payment_id = moved.id and outbox.payment_id = ${value('id')} and outbox.topic = 'status_check' and outbox.done_at is null`);
   const notification = { occurredAt: sql`${value('now')}::text`, eventId: sql`${value('eventId')}::text`, declineReason: sql`${value('declineReason')}::text` };
@@ -108,7 +113,12 @@ function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelecti
     from moved cross join ${entries} where ${value('kind')}::text is not null and entry.account = 'available'
     on conflict (merchant_id, environment, currency, account, shard)
     do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = excluded.updated_at`);
-  const statement = shape === 'final' ? db.with(moved, logged, closed, queued, posted, entered, balanced) : db.with(moved, logged);
+  const statement =
+    shape === 'final'
+      ? db.with(moved, logged, recorded, closed, queued, posted, entered, balanced)
+      : shape === 'move'
+        ? db.with(moved, logged, recorded)
+        : db.with(moved, logged);
   return statement.select().from(moved);
 }
 
@@ -149,6 +159,7 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
     id: paymentId,
     from: write.expected,
     to: transition?.to ?? null,
+    cause: write.cause,
     now: new Date().toISOString(),
     declineReason: write.declineReason,
     touched: Object.keys(details).length > 0,

@@ -1,9 +1,11 @@
 import { and, count, desc, eq, getTableColumns, gte, inArray, lt, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
+import type { PaymentSearch } from '../domain/payment-search.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import type { Environment } from './merchants-repo.ts';
-import { outbox, payments } from './schema.ts';
+import { outbox, paymentStatusChanges, payments } from './schema.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 type NewPaymentRow = typeof payments.$inferInsert;
@@ -81,21 +83,31 @@ function withCommissionTerms<V extends object>(values: V) {
 
 export type CreatedPaymentRow = Pick<PaymentRow, keyof typeof CREATED_COLUMNS>;
 
+// A new payment's first row of status history (tables-status-changes.ts), in the statement that inserts it (the CTE
+// `created`): the status it is born with, from none, with the cause its creator gives.
+function recordedBirth(db: DbOrTx) {
+  return db.$with('born', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause)
+    select created.id, null, created.status, ${sql.placeholder('cause')}::text from created`);
+}
+
 function prepareInsert(db: DbOrTx) {
-  return db.insert(payments).values(withCommissionTerms(INSERTED_VALUES)).returning(CREATED_COLUMNS).prepare('payrail_insert_payment');
+  const inserted = db.insert(payments).values(withCommissionTerms(INSERTED_VALUES)).returning(CREATED_COLUMNS);
+  const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
+  return db.with(created, recordedBirth(db)).select().from(created).prepare('payrail_insert_payment');
 }
 
 // Keyed by database or transaction: a statement prepared on the database would run outside the caller's transaction.
 const preparedInserts = new WeakMap<DbOrTx, ReturnType<typeof prepareInsert>>();
 
-export async function insertPayment(db: DbOrTx, row: PaymentInsert): Promise<CreatedPaymentRow> {
+// One statement: the payment and its first row of status history.
+export async function insertPayment(db: DbOrTx, row: PaymentInsert, cause: StatusCause): Promise<CreatedPaymentRow> {
   assertPaymentJson(row);
   let prepared = preparedInserts.get(db);
   if (!prepared) {
     prepared = prepareInsert(db);
     preparedInserts.set(db, prepared);
   }
-  const [inserted] = await prepared.execute({ ...row, expiresAt: row.expiresAt?.toISOString() ?? null });
+  const [inserted] = await prepared.execute({ ...row, cause, expiresAt: row.expiresAt?.toISOString() ?? null });
   if (!inserted) throw new Error('payment insert returned no row');
   return inserted;
 }
@@ -115,20 +127,22 @@ function preparePendingInsert(db: DbOrTx) {
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
   const checked = db.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
     select 'status_check', created.id, ${sql.placeholder('statusCheckDueAt')}::timestamptz from created`);
-  return db.with(created, checked).select().from(created).prepare('payrail_insert_pending_payment');
+  return db.with(created, checked, recordedBirth(db)).select().from(created).prepare('payrail_insert_pending_payment');
 }
 
 const preparedPendingInserts = new WeakMap<DbOrTx, ReturnType<typeof preparePendingInsert>>();
 
 // A Host-to-Host payment is created and moved init → pending (a transition the domain decided, applied as it is
-// born) in the statement that queues its first status check: a crash before the adapter call leaves a pending
-// payment whose status check asks the adapter, which does not know it and declines it, and the merchant is told.
+// born) in the statement that queues its first status check and records its history's first row (from none to
+// pending: it never was init in the table): a crash before the adapter call leaves a pending payment whose status
+// check asks the adapter, which does not know it and declines it, and the merchant is told.
 export async function insertPendingPayment(
   db: DbOrTx,
   row: Omit<PaymentInsert, 'status'>,
   transition: PaymentTransition,
   sentTo: SentTo,
   statusCheckDueAt: Date,
+  cause: StatusCause,
 ): Promise<CreatedPaymentRow> {
   assertPaymentJson(row);
   if (transition.from !== 'init' || transition.to !== 'pending') throw new Error(`a new payment is not moved ${transition.from} → ${transition.to}`);
@@ -141,6 +155,7 @@ export async function insertPendingPayment(
     ...row,
     ...sentTo,
     status: transition.to,
+    cause,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     statusCheckDueAt: statusCheckDueAt.toISOString(),
   });
@@ -171,6 +186,7 @@ export interface PaymentListFilter {
   limit: number;
   offset: number;
   countMaxRows: number; // the count stops here: above it the total is only known to be larger
+  search?: PaymentSearch; // the dashboard's search (domain/payment-search.ts); absent: none
 }
 
 export interface PaymentListPage {
@@ -188,10 +204,21 @@ function listConditions(scope: MerchantScope, filter: PaymentListFilter, withCur
   if (filter.createdBefore) conditions.push(lt(payments.createdAt, filter.createdBefore));
   if (filter.operationType) conditions.push(eq(payments.operationType, filter.operationType));
   if (filter.orderNumber !== null) conditions.push(eq(payments.orderNumber, filter.orderNumber));
+  if (filter.search) conditions.push(...searchConditions(filter.search));
   if (withCursor && filter.after) {
     conditions.push(sql`(${payments.createdAt}, ${payments.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
   }
   return and(...conditions);
+}
+
+// Within one merchant and environment (the list's index): a search walks that merchant's rows, bounded by the page.
+function searchConditions(search: PaymentSearch): SQL[] {
+  const conditions: SQL[] = [];
+  if (search.token !== null) conditions.push(eq(payments.token, search.token));
+  if (search.status !== null) conditions.push(eq(payments.status, search.status));
+  if (search.customerEmail !== null) conditions.push(sql`lower(${payments.customer} ->> 'email') = ${search.customerEmail.toLowerCase()}`);
+  if (search.cardLast4 !== null) conditions.push(sql`right(${payments.cardMask}, 4) = ${search.cardLast4}`);
+  return conditions;
 }
 
 // The two statements of a list page, built but not run (tests EXPLAIN them). The page reads one row more than

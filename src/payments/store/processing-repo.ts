@@ -1,10 +1,12 @@
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
+import type { StatusCause } from '../domain/status-cause.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/database.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import type { PaymentChanges } from './payment-changes.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { payments } from './schema.ts';
+import { insertStatusChange } from './status-changes-repo.ts';
 
 // A payment row read, locked, or changed beside its status; its status changes through store/status-writer.ts
 // (a locked change) or store/outcome-statement-repo.ts (a /pay answer in one statement), and markProcessing.
@@ -43,8 +45,9 @@ export const INIT_TO_PENDING = decideTransition('init', 'pending', NO_FINAL_CHAN
 // init → pending, once, and only within the payment's lifetime: a second submit of the same payment, or one that
 // comes after expires_at but before the expiry worker ran, loses cleanly (null) in this one conditional update.
 // A payout never goes out through /pay (its processingUrl shows it, nothing more): only a pay moves this way.
-// The move is worth nothing to the ledger (domain postingForTransition) and queues nothing.
-export async function markProcessing(tx: Tx, paymentId: number, changes: PaymentChanges, now = new Date()): Promise<PaymentRow | null> {
+// The move is worth nothing to the ledger (domain postingForTransition) and queues nothing; it is recorded in the
+// payment's status history with the cause of the submit.
+export async function markProcessing(tx: Tx, paymentId: number, changes: PaymentChanges, cause: StatusCause, now = new Date()): Promise<PaymentRow | null> {
   if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status');
   const [row] = await tx
     .update(payments)
@@ -58,5 +61,7 @@ export async function markProcessing(tx: Tx, paymentId: number, changes: Payment
       ),
     )
     .returning();
-  return row ?? null;
+  if (!row) return null;
+  await insertStatusChange(tx, { paymentId, fromStatus: INIT_TO_PENDING.from, toStatus: INIT_TO_PENDING.to, cause, at: now });
+  return row;
 }

@@ -12,13 +12,15 @@ import { updatePayment } from './processing-repo.ts';
 import { rescheduleStatusCheck } from './payouts-repo.ts';
 import { seriesColumnsOnTransition } from './recurring-repo.ts';
 import { payments } from './schema.ts';
+import { insertStatusChange } from './status-changes-repo.ts';
 
 export type PaymentStatusChange = StatusChange<PaymentRow, PaymentChanges>;
 
 // The writer of payments.status (principle 3) on a row the caller has locked: writes a status change as the domain
 // decided it (domain/status-change.ts), in the caller's transaction, and decides nothing. The status moves only
 // while the payment still has the transition's `from`; null when it no longer had it (nothing is written then).
-// Without a transition, the columns and logs alone. The one-statement form is store/outcome-statement-repo.ts.
+// A move is recorded in the payment's status history with its cause. Without a transition, the columns and logs
+// alone. The one-statement form is store/outcome-statement-repo.ts.
 export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Promise<PaymentRow | null> {
   const { transition, changes } = change;
   const paymentId = change.payment.id;
@@ -36,6 +38,7 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
       .returning();
     if (!row) return null;
     payment = row;
+    await insertStatusChange(tx, { paymentId, fromStatus: transition.from, toStatus: transition.to, cause: change.cause, at: now });
   } else if (Object.keys(changes).length > 0) {
     payment = await updatePayment(tx, paymentId, changes);
   }

@@ -2,9 +2,9 @@ import { CARD_DATA_REMOVED, maskCardDataInText } from '@payrail/adapter-kit';
 
 // A request URL as the request log may print it: card numbers masked, the bearer token of a hosted card page
 // (/cards/<token>) removed, and the values of query parameters that carry secrets (merchant_private_key of the
-// core banking card endpoints, any …key, …token, …secret, …password) removed.
+// core banking card endpoints, any …key, …token, …secret, …password, and the dashboard's _csrf) removed.
 const CARD_PAGE_PATH = /^\/cards\/[^/?#]+/;
-const SECRET_PARAMETER = /(key|token|secret|password)$/;
+const SECRET_PARAMETER = /(key|token|secret|password|csrf)$/;
 
 export function redactUrlForLog<Url extends string | undefined>(url: Url): Url;
 export function redactUrlForLog(url: string | undefined): string | undefined {

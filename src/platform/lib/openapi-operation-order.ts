@@ -26,6 +26,7 @@ const TAG_ORDER: readonly { name: string; description: string }[] = [
   { name: 'admin: ledger', description: 'Check that the ledger balances.' },
   { name: 'admin: disputes', description: 'Review and resolve disputes.' },
   { name: 'admin: conflicts', description: 'Payments whose gateway and Payrail disagree.' },
+  { name: 'admin: payment stats', description: "The merchant dashboard's daily payment aggregates." },
   { name: 'admin: core banking profiles', description: 'People, business accounts and the messages sent to them.' },
   { name: 'admin: core banking app tokens', description: 'Tokens of internal services.' },
   { name: 'admin: bank accounts', description: 'Review bank accounts.' },

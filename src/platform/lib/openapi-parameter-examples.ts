@@ -36,6 +36,8 @@ const BY_OPERATION: Readonly<Record<string, Readonly<Record<string, unknown>>>> 
   adminRotateMerchantKey: { id: 1, environment: 'production' },
   adminDisableMerchant: { id: 2 },
   adminEnableMerchant: { id: 2 },
+  adminApproveMerchant: { id: 1 },
+  adminInviteDashboardMember: { id: 1 },
   adminCreateGateway: { id: 1 },
   adminListGateways: { id: 1 },
   adminUpdateGateway: { id: 1, gatewayId: 1 },

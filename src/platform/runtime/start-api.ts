@@ -5,6 +5,7 @@ import { buildCurrencyTable } from '../lib/currencies.ts';
 import { demoValuesPath } from '../lib/openapi-demo-values.ts';
 import { DEMO_CORE_USER } from '../lib/openapi-demo-placeholders.ts';
 import { seedDemo } from './demo-seed.ts';
+import { addDemoOwner, DEMO_OWNER } from '../../back-office/index.ts';
 import { loadTls } from '../lib/tls.ts';
 import { hasNoMerchants, sweepExpiredIdempotencyKeys } from '../../payments/index.ts';
 import { openStore, type OpenedStore } from './open-store.ts';
@@ -63,6 +64,7 @@ export async function startApi(
     const port = boundPort(app.server, config.port);
     const url = tls ? `https://${displayHost(config.host)}:${port}` : `http://${displayHost(config.host)}:${port}`;
     print(`Payrail is listening on ${url} (${store.database.engine}${tls ? '' : ', plain HTTP behind a TLS proxy'})`);
+    if (roles.api) print(`Merchant dashboard: ${url}/dashboard (sign-up ${config.signUp})`);
     if (tls) print(`TLS certificate${tls.selfSigned ? ' (self-signed, in the data folder)' : ''} SHA-256 fingerprint: ${tls.fingerprint256}`);
     if (secrets.adminKeyCreatedAt) print(`Admin key (shown once; kept in ${secrets.adminKeyCreatedAt}): ${secrets.adminKey}`);
     // The demo data includes a person whose password the docs print: never under NODE_ENV=production.
@@ -111,6 +113,11 @@ async function printDemoMerchant(
   print(`Demo merchant #${demo.merchantId} created. Its sandbox key (shown once): ${demo.sandboxKey}`);
   writeDemoMerchantKey(config.dataDir, demo.sandboxKey);
   print(`(kept in ${demoMerchantKeyPath(config.dataDir)}, mode 0600, for the README's quick start)`);
+  await addDemoOwner(db, demo.merchantId, config.passwordScryptLogN);
+  print(
+    `Dashboard sign-in of the demo merchant: ${config.publicUrl}/dashboard/login as ${DEMO_OWNER.email}, password "${DEMO_OWNER.password}"` +
+      ' (the e-mailed code is written to this log, and shown by `npm run payrail -- outbox`)',
+  );
   if (demo.failure === null) {
     print(`Demo data for the examples of ${config.publicUrl}/docs: an approved payment ${demo.values.approvedPaymentToken}, a balance, a refund, a dispute`);
     print(`and a core banking person (login ${DEMO_CORE_USER.email}, password "${DEMO_CORE_USER.password}"); listed in ${demoValuesPath(config.dataDir)}.`);

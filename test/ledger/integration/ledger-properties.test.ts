@@ -434,7 +434,16 @@ describe.each(engines)('ledger properties on %s', (engine) => {
           ? writeOutcome(
               db(),
               id,
-              { expected: 'pending', transition: PENDING_TO_APPROVED, declineReason: null, details: {}, logs: [], notificationEventId: randomUUID(), posting },
+              {
+                expected: 'pending',
+                transition: PENDING_TO_APPROVED,
+                cause: 'adapter',
+                declineReason: null,
+                details: {},
+                logs: [],
+                notificationEventId: randomUUID(),
+                posting,
+              },
               'created',
             )
           : db().transaction((tx) => transitionPayment(tx, id, PENDING_TO_APPROVED)),

@@ -142,7 +142,11 @@ describe.each(engines)('a Host-to-Host payment born pending, on %s', (engine) =>
     adapter.respond('pay', async (request) => {
       // The provider's callback arrives first and declines it (as receive-provider-callback.ts applies one).
       const declined = interpretAdapterAnswer({ kind: 'response', body: { result: true, status: 'declined', details: 'declined by callback' } });
-      await applyGatewayOutcome(harness.database.db, Number(request.body.payment.lead_id), declined, { kind: 'callback', settings: callbackSettings });
+      await applyGatewayOutcome(harness.database.db, Number(request.body.payment.lead_id), declined, {
+        kind: 'callback',
+        cause: 'callback',
+        settings: callbackSettings,
+      });
       return reply.json(adapterAnswer.approved(`gw_${request.body.payment.token}`));
     });
     const created = await create('raced-1');

@@ -80,18 +80,26 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
   };
   const sentPayment = async () => {
     const dueAt = new Date(Date.now() + STATUS_CHECK_DELAY_MS);
-    return insertPendingPayment(db(), row(), INIT_TO_PENDING, { gatewayId: null, gatewayAlias: 'acquirer' }, dueAt);
+    return insertPendingPayment(db(), row(), INIT_TO_PENDING, { gatewayId: null, gatewayAlias: 'acquirer' }, dueAt, 'api');
   };
   const outboxOf = (paymentId: number) =>
     queryRows<{ topic: string; event_id: string | null; done: boolean; due_at: string | Date }>(
       harness.database,
       sql`select topic, event_id, done_at is not null as done, due_at from outbox where payment_id = ${paymentId} order by id`,
     );
+  const movesOf = async (paymentId: number) =>
+    (
+      await queryRows<{ from_status: string | null; to_status: string; cause: string }>(
+        harness.database,
+        sql`select from_status, to_status, cause from payment_status_changes where payment_id = ${paymentId} order by id`,
+      )
+    ).map((row) => [row.from_status, row.to_status, row.cause]);
   const logsOf = (paymentId: number) =>
     queryRows<{ kind: string; entry: unknown }>(harness.database, sql`select kind, entry from payment_logs where payment_id = ${paymentId} order by id`);
   const write = (changes: Partial<OutcomeWrite>): OutcomeWrite => ({
     expected: 'pending',
     transition: PENDING_TO_APPROVED,
+    cause: 'adapter',
     declineReason: null,
     details: {},
     logs: [],
@@ -109,14 +117,17 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     expect(others).toEqual([]);
     expect(check).toMatchObject({ topic: 'status_check', done: false });
     expect(new Date(check!.due_at).getTime()).toBeGreaterThanOrEqual(before + STATUS_CHECK_DELAY_MS);
+    expect(await movesOf(created.id)).toEqual([[null, 'pending', 'api']]); // born pending: it never was init
   });
 
   it('refuses to create a payment through any transition but init → pending', async () => {
     const due = new Date();
     await expect(
-      insertPendingPayment(db(), row(), decideTransition('init', 'approved', NO_FINAL_CHANGE), { gatewayId: null, gatewayAlias: 'x' }, due),
+      insertPendingPayment(db(), row(), decideTransition('init', 'approved', NO_FINAL_CHANGE), { gatewayId: null, gatewayAlias: 'x' }, due, 'api'),
     ).rejects.toThrow(/init → approved/);
-    await expect(insertPendingPayment(db(), row(), PENDING_TO_APPROVED, { gatewayId: null, gatewayAlias: 'x' }, due)).rejects.toThrow(/pending → approved/);
+    await expect(insertPendingPayment(db(), row(), PENDING_TO_APPROVED, { gatewayId: null, gatewayAlias: 'x' }, due, 'api')).rejects.toThrow(
+      /pending → approved/,
+    );
   });
 
   it('finalizes a pending payment with its details, logs in order, closed status checks and one notification', async () => {
@@ -139,6 +150,10 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
       { topic: 'status_check', done: true },
       { topic: 'notification', event_id: 'event-1', done: false },
     ]);
+    expect(await movesOf(id)).toEqual([
+      [null, 'pending', 'api'],
+      ['pending', 'declined', 'adapter'],
+    ]);
   });
 
   it('writes nothing when the payment left the status the outcome was decided from (a callback won the race)', async () => {
@@ -148,6 +163,22 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     expect(written).toBeNull();
     expect(await findPaymentById(db(), id)).toMatchObject({ status: 'declined', declineReason: 'by callback', gatewayToken: null });
     expect(await logsOf(id)).toEqual([]);
+    expect(await outboxOf(id)).toMatchObject([{ topic: 'status_check', done: false }]);
+    expect(await movesOf(id)).toEqual([
+      [null, 'pending', 'api'],
+      ['pending', 'declined', 'system'], // the fixture's move: the outcome recorded none
+    ]);
+  });
+
+  it('records a move that is not final with its cause, in the same statement, and queues nothing', async () => {
+    const { id } = await sentPayment();
+    const toProcessing = decideTransition('pending', 'processing', NO_FINAL_CHANGE);
+    const written = await writeOutcome(db(), id, write({ transition: toProcessing, cause: 'callback', notificationEventId: null }), 'full');
+    expect(written).toMatchObject({ id, status: 'processing', finalizedAt: null });
+    expect(await movesOf(id)).toEqual([
+      [null, 'pending', 'api'],
+      ['pending', 'processing', 'callback'],
+    ]);
     expect(await outboxOf(id)).toMatchObject([{ topic: 'status_check', done: false }]);
   });
 
@@ -179,6 +210,7 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     expect(stayed!.updatedAt.getTime()).toBeGreaterThan(createdUpdatedAt.getTime());
     expect(await logsOf(id)).toEqual([{ kind: 'pay', entry: 'waiting' }]);
     expect(await outboxOf(id)).toMatchObject([{ topic: 'status_check', done: false }]);
+    expect(await movesOf(id)).toEqual([[null, 'pending', 'api']]); // the status stayed: nothing recorded
   });
 
   // The outcome statement closes the payment's status check. Prepared statements soon run a generic plan, and it once

@@ -122,7 +122,7 @@ describe.each(engines)('the payment state machine on %s', (engine) => {
       const paymentId = await newPayment();
       await db().execute(sql`update payments set expires_at = now() - interval '1 second' where id = ${paymentId}`);
       await expireDuePayments(deps());
-      expect(await db().transaction((tx) => markProcessing(tx, paymentId, {}))).toBeNull();
+      expect(await db().transaction((tx) => markProcessing(tx, paymentId, {}, 'system'))).toBeNull();
       expect(await statusOf(paymentId)).toBe('expired');
     });
   });

@@ -357,6 +357,7 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
           expiresAt: new Date(Date.now() + 24 * 3_600_000),
         },
         new Date(),
+        'api',
       );
       const terms = { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor };
       await postLedger(tx, payout, payoutReserved(chargeOf(payout.amountMinor, payout.currency, terms)), { paymentId: payout.id });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCurrencyTable } from '../../../src/platform/lib/currencies.ts';
-import { createPayoutValidator } from '../../../src/payments/routes/merchant-api/payouts/validate-payout.ts';
+import { createPayoutValidator } from '../../../src/payments/flows/payout-validation.ts';
 
 const validate = createPayoutValidator({ currencies: buildCurrencyTable({ USDT: 6 }) });
 

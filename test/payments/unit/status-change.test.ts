@@ -21,6 +21,7 @@ function payment(overrides: Partial<ChangingPayment> = {}): ChangingPayment {
 
 const ask = (transition: ReturnType<typeof decideTransition> | null, extra: Partial<Parameters<typeof decideStatusChange>[1]> = {}) => ({
   transition,
+  cause: 'adapter' as const,
   changes: {},
   now: NOW,
   notificationEventId: EVENT_ID,

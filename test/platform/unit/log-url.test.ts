@@ -13,6 +13,8 @@ describe('request URLs in the log', () => {
     ['/api/v1/bank_accounts/list?id_or_token=tok_1&page=2', '/api/v1/bank_accounts/list?id_or_token=[redacted]&page=2'],
     ['/api/v1/payments?orderNumber=4242424242424242', '/api/v1/payments?orderNumber=424242******4242'],
     ['/checkout/0123456789abcdef0123456789abcdef?locale=en', '/checkout/0123456789abcdef0123456789abcdef?locale=en'],
+    ['/dashboard/confirm?token=Zm9vYmFyYmF6', '/dashboard/confirm?token=[redacted]'],
+    ['/dashboard/disputes/abc/evidence?_csrf=abc.def', '/dashboard/disputes/abc/evidence?_csrf=[redacted]'],
   ])('%s → %s', (url, logged) => {
     expect(redactUrlForLog(url)).toBe(logged);
   });

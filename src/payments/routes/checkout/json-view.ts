@@ -8,10 +8,10 @@ export function wantsJson(accept: string | undefined, payment: PaymentRow): bool
 }
 
 // The Host-to-Host view of processingUrl: a bank_account payment is sent to its adapter on the first GET,
-// and the requisites it answers are mapped as spec 2.9 says.
+// and the requisites it answers are mapped as spec 2.9 says. Its GET is the merchant's server's: cause api.
 export async function checkoutJson(deps: ProcessingDeps, initial: PaymentRow, clientIp: string) {
   const { bankAccount } = initial;
-  const payment = initial.status === 'init' && bankAccount ? await processPayment(deps, initial, null, { ip: clientIp }) : initial;
+  const payment = initial.status === 'init' && bankAccount ? await processPayment(deps, initial, null, { ip: clientIp }, 'api') : initial;
   const requisiteType = bankAccount?.requisiteType ?? null;
   return {
     success: true,

@@ -29,6 +29,7 @@ import {
 import { requestLocale } from './request-locale.ts';
 import { registerPayoutRoutes } from './payout-routes.ts';
 import { payoutStatusPath } from '../../domain/public-urls.ts';
+import { CUSTOMER_CAUSE } from '../../domain/status-cause.ts';
 import { pageFrame } from './page-frame.ts';
 import { hasSeenResult, seenResultCookie } from './repeat-visit.ts';
 import { stateText } from './state-texts.ts';
@@ -187,7 +188,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     if (payment.status !== 'init' || payment.walletToken !== null || payment.operationType === 'payout') return reply.redirect(page, 303);
     // A gateway that takes no card gets none: whatever the form carried is not read.
     if (payment.paymentMethod !== 'card') {
-      const processed = await processPayment(deps, payment, null, { ip: request.ip }).catch(refusalBeforeSending);
+      const processed = await processPayment(deps, payment, null, { ip: request.ip }, CUSTOMER_CAUSE).catch(refusalBeforeSending);
       if ('expired' in processed) return send(reply, expiredPage(payment, locale), EXPIRED_LINK_STATUS);
       if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);
       return reply.redirect(page, 303);
@@ -199,7 +200,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
       const typed = (name: string) => textField(form, name);
       return send(reply, cardPage(payment, locale, { errors, values: { holder: typed('holder'), expires: typed('expires') } }), 422);
     }
-    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }).catch(refusalBeforeSending);
+    const processed = await processPayment(deps, payment, parsed.card, { ip: request.ip }, CUSTOMER_CAUSE).catch(refusalBeforeSending);
     // A form posted after expires_at, before the expiry worker ran: nothing was sent, the page says it expired.
     if ('expired' in processed) return send(reply, expiredPage(payment, locale), EXPIRED_LINK_STATUS);
     if ('refusedStatus' in processed) return send(reply, renderRefusedPage({ locale, ...pageFrame(payment) }), processed.refusedStatus);

@@ -28,7 +28,7 @@ async function authenticateMerchant(app: FastifyInstance, request: FastifyReques
     app.merchantKeyCache.set(digest, owner, generation);
   }
   if (owner.merchantStatus !== 'active') throw new ApiError('merchant_disabled', 403, 'this merchant is disabled');
-  return { merchantId: owner.merchantId, environment: owner.environment };
+  return { merchantId: owner.merchantId, environment: owner.environment, paymentDefaults: owner.paymentDefaults };
 }
 
 function digestsEqual(storedHex: string, computedHex: string): boolean {

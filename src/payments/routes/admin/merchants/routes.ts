@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../../platform/lib/errors.ts';
+import { approveMerchant } from '../../../flows/merchant-signup.ts';
 import { changeMerchantStatus, createMerchant, getMerchant, listMerchantsPage, rotateMerchantKey, updateMerchant } from '../../../flows/merchants.ts';
 import type { MerchantWithKeys } from '../../../store/merchants-repo.ts';
 import {
@@ -35,6 +36,7 @@ function presentMerchant(merchant: MerchantWithKeys) {
     name: merchant.name,
     display_name: merchant.displayName,
     status: merchant.status,
+    review_status: merchant.reviewStatus,
     created_at: merchant.createdAt.toISOString(),
     updated_at: merchant.updatedAt.toISOString(),
     keys: merchant.keys.map((key) => ({
@@ -193,4 +195,25 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
       },
     );
   }
+
+  routes.post(
+    '/merchants/:id/approve',
+    {
+      schema: {
+        operationId: 'adminApproveMerchant',
+        summary: 'Approve a merchant that signed up in the dashboard',
+        description:
+          'Operators only (admin key). The merchant may then issue its production key in the dashboard (shown there once). ' +
+          'Approving an approved merchant changes nothing.',
+        tags,
+        security,
+        params: MerchantIdParams,
+        response: { 200: MerchantEnvelope, 404: MerchantNotFound },
+      },
+    },
+    async (request) => {
+      await approveMerchant(database.db, request.params.id);
+      return { success: true as const, merchant: presentMerchant(await getMerchant(database.db, request.params.id)) };
+    },
+  );
 }

@@ -53,6 +53,9 @@ const MerchantSummary = Type.Object({
   name: Type.String(),
   display_name: Type.Union([Type.String(), Type.Null()], { description: 'null: the checkout shows the name' }),
   status: Type.String({ description: 'active | disabled' }),
+  review_status: Type.String({
+    description: 'approved | pending_review: a merchant signed up in the dashboard has its sandbox key only until an operator approves it',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   keys: Type.Array(KeySummary),
@@ -63,6 +66,7 @@ const MERCHANT_EXAMPLE = {
   name: 'Acme Books Ltd',
   display_name: 'Acme Books',
   status: 'active',
+  review_status: 'approved',
   created_at: '2025-01-15T09:30:00.000Z',
   updated_at: '2025-01-15T09:30:00.000Z',
   keys: [

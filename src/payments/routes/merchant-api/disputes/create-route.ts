@@ -6,7 +6,7 @@ import { ApiError } from '../../../../platform/lib/errors.ts';
 import { keyCommitOf } from '../idempotency.ts';
 import { disputeEnvelope } from './present.ts';
 import { CreateDisputeForm, DisputeEnvelope, ErrorEnvelope, QuotaErrorEnvelope, isDisputeFormValue, validateDisputeForm } from './schemas.ts';
-import { DISPUTE_MULTIPART_OPTIONS, readDisputeForm } from './upload.ts';
+import { DISPUTE_MULTIPART_OPTIONS, readDisputeForm } from '../../../flows/dispute-upload.ts';
 
 // POST /api/v1/disputes in a scope of its own: multipart/form-data is parsed here and nowhere else.
 export async function disputeCreateRoute(app: FastifyInstance, options: { deps: DisputeDeps }): Promise<void> {
@@ -59,7 +59,7 @@ export async function disputeCreateRoute(app: FastifyInstance, options: { deps: 
         if (!request.isMultipart()) throw new ApiError('unsupported_media_type', 415, 'Content-Type must be multipart/form-data');
         reply.raw.once('close', () => void discardStaged(request)); // a client that went away leaves nothing behind
         const quota = await evidenceQuotaOf(deps.db, request.merchant!, evidenceQuotaBytes);
-        const form = await readDisputeForm(request, deps.documents, quota);
+        const form = await readDisputeForm(request.parts(), deps.documents, quota);
         stagedOf.set(request, form.documents);
         if (form.quotaRefusal !== null) quotaRefusalOf.set(request, form.quotaRefusal);
         request.body = form.body;

@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox';
 import { DISPUTE_STATUSES } from '../../../domain/dispute-status.ts';
 import { DISPUTE_LIST_PER_PAGE_MAX } from '../../../flows/dispute-list.ts';
 import { DOCUMENT_FILE_NAME_LENGTH_MAX, DOCUMENT_MEDIA_TYPES } from '../../../../platform/lib/document-store.ts';
-import { DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, type DisputeFormBody } from './upload.ts';
+import { DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, type DisputeFormBody } from '../../../flows/dispute-upload.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { NUL_MESSAGE, nulPath } from '../../../../platform/lib/request-validation.ts';
 import { createDisputeExample, disputeEnvelopeExample, disputeListExample } from '../examples.ts';
@@ -75,7 +75,7 @@ export function validateDisputeForm(body: unknown): { value: DisputeFormValue } 
   return { value: { token, description, amount: amountMinor, documents } };
 }
 
-// What readDisputeForm (upload.ts) builds, the documents summarised as they streamed in.
+// What readDisputeForm (flows/dispute-upload.ts) builds, the documents summarised as they streamed in.
 function isDisputeFormBody(body: unknown): body is DisputeFormBody {
   return isJsonObject(body) && isJsonObject(body['fields']) && Array.isArray(body['documents']);
 }

@@ -63,6 +63,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
         { context: app.payrail, adapterClient: app.payrail.adapterClient },
         {
           scope: request.merchant!,
+          paymentDefaults: request.merchant!.paymentDefaults,
           request: request.body as CreatePaymentRequest,
           merchantKey: bearerToken(request) ?? undefined,
           clientIp: request.ip,

@@ -1,17 +1,15 @@
 import Type, { type Static } from 'typebox';
 import { REQUEST_INTEGER_MAX } from '../../../../platform/lib/request-validation.ts';
 import { CardSchema, NO_CONTROL_CHARACTERS_PATTERN } from '../../../contract/card-schema.ts';
+import {
+  AMOUNT_STRING_PATTERN,
+  COUNTRY_FORMAT,
+  CURRENCY_FORMAT,
+  DATE_YYYYMMDD_FORMAT,
+  HTTP_URL_PATTERN,
+  IP_FORMAT,
+} from '../../../contract/request-formats.ts';
 import { createPaymentCardExample, createPaymentHostedExample } from '../examples.ts';
-
-// Every free-text field carries this pattern: no field may hold U+0000..U+001F.
-export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]';
-export const AMOUNT_STRING_PATTERN = '^[1-9][0-9]{0,31}$';
-
-// Formats that are not in ajv-formats; validate-create.ts registers them (addPaymentFormats).
-export const CURRENCY_FORMAT = 'iso4217-currency';
-export const COUNTRY_FORMAT = 'iso3166-alpha2';
-export const IP_FORMAT = 'ip';
-export const DATE_YYYYMMDD_FORMAT = 'yyyymmdd';
 
 const URL_LENGTH_MAX = 2048;
 const EMAIL_LENGTH_MAX = 254;

@@ -1,23 +1,13 @@
 import { isJsonObject } from '../../../../platform/lib/type-guards.ts';
-import { isIP } from 'node:net';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { ISO_3166_ALPHA2 } from '../../../../platform/lib/countries.ts';
 import type { CurrencyTable } from '../../../../platform/lib/currencies.ts';
 import { cardRuleErrors } from '../../../contract/card-schema.ts';
-import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from './create-errors.ts';
+import { paymentBodyAjv } from '../../../contract/request-formats.ts';
+import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from '../../../flows/body-field-errors.ts';
 import { normalizeBodyA, normalizeBodyB, parseAmountMinor } from './normalize-create.ts';
 import type { CreatePaymentRequest, FieldError } from '../../../domain/payment-request.ts';
-import {
-  COUNTRY_FORMAT,
-  CURRENCY_FORMAT,
-  CreatePaymentBodyA,
-  CreatePaymentBodyB,
-  DATE_YYYYMMDD_FORMAT,
-  IP_FORMAT,
-  type CreatePaymentBodyAInput,
-  type CreatePaymentBodyBInput,
-} from './schemas.ts';
+import { CreatePaymentBodyA, CreatePaymentBodyB, type CreatePaymentBodyAInput, type CreatePaymentBodyBInput } from './schemas.ts';
 
 export type CreatePaymentValidation = { ok: true; request: CreatePaymentRequest } | { ok: false; errors: FieldError[] };
 
@@ -36,45 +26,6 @@ const SPELLING_PAIRS: ReadonlyArray<readonly [camel: string, snake: string]> = [
   ['extraReturnParam', 'extra_return_param'],
 ];
 const SNAKE_ONLY_NAMES: readonly string[] = SPELLING_PAIRS.map(([, snake]) => snake);
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-function isCalendarDateYyyymmdd(value: string): boolean {
-  const match = /^([0-9]{4})([0-9]{2})([0-9]{2})$/.exec(value);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const monthDays = month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
-  return day <= monthDays;
-}
-
-// Registers the formats the payment schemas use beyond ajv-formats, so any Ajv instance
-// (e.g. Fastify's) can compile them.
-export function addPaymentFormats(ajv: Ajv, currencies: CurrencyTable): Ajv {
-  addFormats.default(ajv, ['email', 'uri']);
-  ajv.addFormat(IP_FORMAT, { type: 'string', validate: (value: string) => isIP(value) !== 0 });
-  ajv.addFormat(DATE_YYYYMMDD_FORMAT, { type: 'string', validate: isCalendarDateYyyymmdd });
-  ajv.addFormat(COUNTRY_FORMAT, { type: 'string', validate: (value: string) => ISO_3166_ALPHA2.has(value) });
-  ajv.addFormat(CURRENCY_FORMAT, { type: 'string', validate: (value: string) => currencies.has(value) });
-  return ajv;
-}
-
-// One Ajv per currency table, and a configuration's table is one object (buildCurrencyTable): Ajv keeps what it
-// compiled by schema, so the payment and payout validators are compiled once per process, not for every app built.
-const ajvsByCurrencies = new WeakMap<CurrencyTable, Ajv>();
-
-export function paymentBodyAjv(currencies: CurrencyTable): Ajv {
-  let ajv = ajvsByCurrencies.get(currencies);
-  if (ajv === undefined) {
-    ajv = addPaymentFormats(new Ajv({ allErrors: true, verbose: true, strictNumbers: true }), currencies);
-    ajvsByCurrencies.set(currencies, ajv);
-  }
-  return ajv;
-}
 
 interface SpellingDetection {
   spelling: 'A' | 'B';

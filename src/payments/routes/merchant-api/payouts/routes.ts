@@ -7,7 +7,7 @@ import { publicUrlOfGateway } from '../../../flows/gateway-public-url.ts';
 import { keyCommitOf } from '../idempotency.ts';
 import { presentCreatedPayout } from './present.ts';
 import { CreatePayoutBody, CreatePayoutResponse, ErrorEnvelope } from './schemas.ts';
-import { createPayoutValidator, isCreatePayoutRequest } from './validate-payout.ts';
+import { createPayoutValidator, isCreatePayoutRequest } from '../../../flows/payout-validation.ts';
 
 const security = [{ merchantKey: [] }];
 
@@ -15,7 +15,7 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
   const { currencies } = app.payrail;
   const validateCreate = createPayoutValidator({ currencies });
 
-  // Not typed by the provider: the validator normalizes the body into a CreatePayoutRequest (validate-payout.ts).
+  // Not typed by the provider: the validator normalizes the body into a CreatePayoutRequest (flows/payout-validation.ts).
   app.post(
     '/api/v1/payouts',
     {

@@ -1,8 +1,11 @@
 import type { ErrorObject } from 'ajv';
-import type { CurrencyTable } from '../../../../platform/lib/currencies.ts';
-import type { FieldError } from '../../../domain/payment-request.ts';
-import { CARD_EXPIRES_PATTERN, CVV_PATTERN, HOLDER_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../../../contract/card-schema.ts';
-import { AMOUNT_STRING_PATTERN, COUNTRY_FORMAT, CURRENCY_FORMAT, DATE_YYYYMMDD_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from './schemas.ts';
+import type { CurrencyTable } from '../../platform/lib/currencies.ts';
+import type { FieldError } from '../domain/payment-request.ts';
+import { CARD_EXPIRES_PATTERN, CVV_PATTERN, HOLDER_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, PAN_PATTERN } from '../contract/card-schema.ts';
+import { AMOUNT_STRING_PATTERN, COUNTRY_FORMAT, CURRENCY_FORMAT, DATE_YYYYMMDD_FORMAT, HTTP_URL_PATTERN, IP_FORMAT } from '../contract/request-formats.ts';
+
+// Ajv's errors of a merchant API body as the API answers them: one field error each, dotted path, plain words.
+// Shared by the payment and payout validators (and so by the dashboard's payout form).
 
 const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [NO_CONTROL_CHARACTERS_PATTERN]: 'must not contain control characters',

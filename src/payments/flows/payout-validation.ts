@@ -1,13 +1,16 @@
 import type { ValidateFunction } from 'ajv';
-import type { CurrencyTable } from '../../../../platform/lib/currencies.ts';
-import { ISO_3166_ALPHA2 } from '../../../../platform/lib/countries.ts';
-import type { FieldError } from '../../../domain/payment-request.ts';
-import type { CreatePayoutRequest, PayoutRequisiteType } from '../../../flows/payouts.ts';
+import type { CurrencyTable } from '../../platform/lib/currencies.ts';
+import { ISO_3166_ALPHA2 } from '../../platform/lib/countries.ts';
+import type { FieldError } from '../domain/payment-request.ts';
+import type { CreatePayoutRequest, PayoutRequisiteType } from './payouts.ts';
 import { passesLuhn } from '@payrail/adapter-kit';
-import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from '../payments/create-errors.ts';
-import { paymentBodyAjv } from '../payments/validate-create.ts';
-import { CreatePayoutBody, type CreatePayoutBodyInput } from './schemas.ts';
-import { isJsonObject, isOneOf } from '../../../../platform/lib/type-guards.ts';
+import { dedupeFieldErrors, toFieldErrors, type ErrorContext } from './body-field-errors.ts';
+import { paymentBodyAjv } from '../contract/request-formats.ts';
+import { PayoutBodySchema, type CreatePayoutBodyInput } from '../contract/payout-body.ts';
+import { isJsonObject, isOneOf } from '../../platform/lib/type-guards.ts';
+
+// spec 2.4: a payout body as the merchant API receives it (JSON) or the dashboard's payout form builds it, checked by
+// one set of rules: the schema, then what each requisite type needs.
 
 export type CreatePayoutValidation = { ok: true; request: CreatePayoutRequest } | { ok: false; errors: FieldError[] };
 
@@ -78,7 +81,7 @@ function normalize(body: CreatePayoutBodyInput): CreatePayoutRequest {
 
 // Every error of the body at once, each naming its field (the same codes and messages as payments).
 export function createPayoutValidator(options: { currencies: CurrencyTable }): (body: unknown) => CreatePayoutValidation {
-  const validate: ValidateFunction<CreatePayoutBodyInput> = paymentBodyAjv(options.currencies).compile(CreatePayoutBody);
+  const validate: ValidateFunction<CreatePayoutBodyInput> = paymentBodyAjv(options.currencies).compile(PayoutBodySchema);
   const errorContext: ErrorContext = {
     currencies: options.currencies,
     countries: ISO_3166_ALPHA2,

@@ -1,12 +1,12 @@
 import type { FastifyMultipartBaseOptions, Multipart } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
-import { evidenceQuotaExceeded, type EvidenceQuota } from '../../../flows/dispute-evidence-quota.ts';
-import type { IncomingDocument } from '../../../flows/disputes.ts';
-import { DocumentSourceError, isDocumentMediaType, sanitizeFileName, type DocumentStore } from '../../../../platform/lib/document-store.ts';
-import { ApiError } from '../../../../platform/lib/errors.ts';
-import { errorCode, errorMessage } from '../../../../platform/lib/type-guards.ts';
+import { evidenceQuotaExceeded, type EvidenceQuota } from './dispute-evidence-quota.ts';
+import type { IncomingDocument } from './disputes.ts';
+import { DocumentSourceError, isDocumentMediaType, sanitizeFileName, type DocumentStore } from '../../platform/lib/document-store.ts';
+import { ApiError } from '../../platform/lib/errors.ts';
+import { errorCode, errorMessage } from '../../platform/lib/type-guards.ts';
 
-// The limits of one dispute form (issue 8): busboy enforces them while the request streams in.
+// The limits of one dispute form (issue 8): busboy enforces them while the request streams in. The merchant API's
+// dispute form and the dashboard's evidence form are read here, by the same rules.
 export const DOCUMENT_COUNT_MAX = 10;
 export const DOCUMENT_SIZE_MAX_BYTES = 10 * 1024 * 1024;
 const FORM_FIELD_COUNT_MAX = 8; // token, description, amount, and room to name a stray field in the error
@@ -56,13 +56,13 @@ function fieldError(code: string, status: number, field: string, message: string
 
 // Reads the whole form: text fields as they come, each document staged to disk and recognised by its content.
 // On any refusal every document staged so far is removed before the error leaves.
-export async function readDisputeForm(request: FastifyRequest, store: DocumentStore, quota: EvidenceQuota): Promise<DisputeForm> {
+// `parts` is the request's multipart parts (request.parts() of @fastify/multipart).
+export async function readDisputeForm(parts: AsyncIterableIterator<Multipart>, store: DocumentStore, quota: EvidenceQuota): Promise<DisputeForm> {
   const fields: Record<string, unknown> = {};
   const documents: IncomingDocument[] = [];
   let quotaRefusal: ApiError | null = null;
   let leftBytes = quota.leftBytes;
   try {
-    const parts = request.parts();
     for (;;) {
       const part = await nextPart(parts);
       if (part === null) break;

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../../platform/lib/errors.ts';
+import { roleMay, type DashboardAction } from '../../domain/roles.ts';
+import type { DashboardViewer } from '../../flows/sessions.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: DashboardViewer | null; // the signed-in member of a dashboard request; null on public pages
+    csrfToken: string; // the token every state-changing form of the page carries
+  }
+}
+
+// The member of a page behind sign-in (the member scope's hook has checked there is one).
+export function viewerOf(request: FastifyRequest): DashboardViewer {
+  if (!request.viewer) throw new ApiError('unauthorized', 401, 'sign in first');
+  return request.viewer;
+}
+
+// Checked on the server for every action, whatever the page showed: a forged POST meets the same refusal.
+export function requireAction(request: FastifyRequest, action: DashboardAction): DashboardViewer {
+  const viewer = viewerOf(request);
+  if (!roleMay(viewer.role, action)) throw new ApiError('forbidden', 403, `the ${viewer.role} role may not do this`);
+  return viewer;
+}
+
+// A form's text field, whatever @fastify/formbody made of it ('' when absent or repeated).
+export function formText(body: unknown, name: string): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
+}

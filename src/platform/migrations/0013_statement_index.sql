@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_transactions_wallet_idx" ON "ledger_transactions" USING btree ("merchant_id","environment","currency","id") WHERE "ledger_transactions"."merchant_id" is not null;
