@@ -26,6 +26,7 @@ export async function startScaleApp(url: string): Promise<ScaleApp> {
     // Thousands of requests a minute from one key and address: the limits would measure themselves, not the data.
     PAYRAIL_RATE_LIMIT_MERCHANT_KEY_MAX: '0',
     PAYRAIL_RATE_LIMIT_MERCHANT_IP_MAX: '0',
+    PAYRAIL_RATE_LIMIT_DASHBOARD_IP_MAX: '0',
   });
   const database = await openDatabase({ engine: 'postgres', url, poolMax: 10 });
   await database.migrate();

@@ -114,7 +114,7 @@ export function scaleSection(context: ScaleContext, small: ScaleRun, large: Scal
     '',
     markdownTable(small, large),
     '',
-    `Worst ratio ${worst.toFixed(2)} (target ≤ ${TARGET_RATIO_MAX}: ${ratiosMet(ratios) ? 'met' : 'NOT met'}). Daily stats p99 at ${large.label}: ` +
+    `Worst ratio ${worst.toFixed(2)} (target ≤ ${TARGET_RATIO_MAX}: ${ratiosMet(ratios) ? 'met' : 'NOT met'}). Dashboard home p99 at ${large.label}: ` +
       `${large.latencies['dashboard home, 90 days'].p99Ms.toFixed(2)} ms (ceiling ${DAILY_STATS_P99_MS_MAX} ms: ${statsWithinCeiling(large) ? 'met' : 'NOT met'}).`,
     '',
     'Absolute figures include `inject()` and the whole app; with other work on the machine (see the load averages) p99 ' +

@@ -46,7 +46,7 @@ export type { CreatePaymentRequest } from './domain/payment-request.ts';
 export { checkoutUrl } from './domain/public-urls.ts';
 export { findPayments, walkPayments, type PaymentListQuery, type PaymentListResult } from './flows/find-payments.ts';
 export { readPaymentSearch } from './domain/payment-search.ts';
-export { PAYMENT_STATUSES } from './domain/payment-status.ts';
+export { FINAL_STATUSES, PAYMENT_STATUSES } from './domain/payment-status.ts';
 export type { MerchantScope, PaymentRow } from './store/payments-repo.ts';
 export { paymentTimeline, refundablePayment, type PaymentTimeline } from './flows/payment-timeline.ts';
 export type { HistoryCause, StatusHistoryEntry } from './domain/status-history.ts';

@@ -72,6 +72,7 @@ const ConfigEnv = Type.Object({
   PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 600 }),
   PAYRAIL_RATE_LIMIT_CORE_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1200, description: 'core banking API, per IP and window' }),
   PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 30 }),
+  PAYRAIL_RATE_LIMIT_DASHBOARD_IP_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1200, description: 'dashboard requests per IP and window' }),
   PAYRAIL_SIGN_IN_CODE_TTL_S: Type.Integer({ minimum: 10, maximum: 3600, default: 300, description: 'how long a sign-in confirmation code is valid' }),
   PAYRAIL_SIGN_IN_WINDOW_S: Type.Integer({ minimum: 60, maximum: 86_400, default: 900, description: 'the window the sign-in limits count in' }),
   PAYRAIL_SIGN_IN_PAIR_MAX: Type.Integer({
@@ -144,6 +145,7 @@ export interface Config {
     adminIpMax: number;
     checkoutPostIpMax: number;
     coreIpMax: number;
+    dashboardIpMax: number;
   };
   signIn: { codeTtlS: number; windowS: number; pairMax: number; accountMax: number; ipMax: number }; // two-step sign-in of the core banking API
   passwordScryptLogN: number; // cost of new password hashes; a stored hash keeps the cost it was made with
@@ -216,6 +218,7 @@ function toConfig(env: ConfigEnvValues): Config {
       adminIpMax: env.PAYRAIL_RATE_LIMIT_ADMIN_IP_MAX,
       checkoutPostIpMax: env.PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX,
       coreIpMax: env.PAYRAIL_RATE_LIMIT_CORE_IP_MAX,
+      dashboardIpMax: env.PAYRAIL_RATE_LIMIT_DASHBOARD_IP_MAX,
     },
     signIn: {
       codeTtlS: env.PAYRAIL_SIGN_IN_CODE_TTL_S,

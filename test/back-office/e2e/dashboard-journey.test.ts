@@ -117,6 +117,33 @@ describe.runIf(browserTestsRunnable)('the merchant dashboard in Chromium', () =>
     await page.screenshot({ path: `${SCREENSHOTS}/home-charts.png`, fullPage: true });
   });
 
+  it('serves every other page of the journey with one h1, and keeps a screenshot of each', async () => {
+    await page.goto(`${server.baseUrl}/dashboard/refunds`);
+    const refund = page.locator('main a[href^="/dashboard/refunds/"]').first();
+    const pages: [string, string][] = [
+      ['refunds-list', '/dashboard/refunds'],
+      ['refund', (await refund.getAttribute('href')) ?? '/dashboard/refunds'],
+      ['payments-list', '/dashboard/payments'],
+      ['notifications', '/dashboard/developers/notifications'],
+      ['balance-statement', '/dashboard/balance?currency=USD'],
+    ];
+    for (const [name, path] of pages) {
+      await page.goto(`${server.baseUrl}${path}`);
+      expect(await page.locator('h1').count(), path).toBe(1);
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+    }
+    const anonymous = await browser.newContext({ ignoreHTTPSErrors: true });
+    const visitor = await anonymous.newPage();
+    for (const [name, path] of [
+      ['reset', '/dashboard/reset'],
+      ['invite-expired', '/dashboard/invite?token=expired'],
+    ] as const) {
+      await visitor.goto(`${server.baseUrl}${path}`);
+      expect(await visitor.locator('h1').count(), path).toBe(1);
+      await visitor.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+    }
+  });
+
   it('shows Settings with the team and sessions, usable 390 px wide', async () => {
     await page.goto(`${server.baseUrl}/dashboard/settings`);
     expect(await page.locator('h1').count()).toBe(1);

@@ -56,4 +56,19 @@ describe.each(engines)('the dashboard frame on %s', (engine) => {
     expect(css.statusCode).toBe(200);
     expect(css.headers['cache-control']).toContain('immutable');
   });
+
+  it('limits requests per client address (PAYRAIL_RATE_LIMIT_DASHBOARD_IP_MAX), in a page', async () => {
+    const limited = await startHarness(engine, { PAYRAIL_RATE_LIMIT_DASHBOARD_IP_MAX: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let request = 0; request < 4; request += 1) {
+        statuses.push((await limited.app.inject({ method: 'GET', url: '/dashboard/login', remoteAddress: '10.1.2.3' })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const other = await limited.app.inject({ method: 'GET', url: '/dashboard/login', remoteAddress: '10.1.2.4' });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

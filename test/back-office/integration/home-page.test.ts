@@ -44,7 +44,9 @@ describe.each(engines)('the dashboard home on %s', (engine) => {
     const sandbox = await member.get('/dashboard?range=today');
     expect(sandbox.body).toContain('data-chart="volume"');
     expect(sandbox.body).toContain(`<th scope="row">${today()}</th><td class="num">12.50</td>`);
-    expect(sandbox.body).toContain(`<td class="num">2</td><td class="num">1</td><td class="num">50.0</td>`);
+    expect(sandbox.body).toContain(`<th scope="row">${today()}</th><td class="num">2</td><td class="num">1</td>`); // payments, approved
+    expect(sandbox.body).toContain(`<th scope="row">${today()}</th><td class="num">50.0</td>`); // approval rate
+    expect(sandbox.body).toContain('aria-label="Decline reasons: bar chart');
     expect(sandbox.body).not.toContain('999.00');
     await member.setEnvironment('production');
     const live = await member.get('/dashboard?range=30d');

@@ -253,4 +253,15 @@ describe.each(engines)('dashboard payments on %s', (engine) => {
     expect(page.body).toContain(`/dashboard/payments/${hosted.token}/cancel`);
     expect((await owner.get('/dashboard/payments/not-a-token')).statusCode).toBe(404);
   });
+
+  it('follows a payment that is not final (htmx asks for its part again), and stops once it is final', async () => {
+    const hosted = await payments.hosted(owner.merchant.sandboxKey);
+    const open = await owner.get(`/dashboard/payments/${hosted.token}`);
+    expect(open.body).toContain(`hx-get="/dashboard/payments/${hosted.token}" hx-trigger="every 3s" hx-select="#timeline-live"`);
+    const cancelled = await owner.post(`/dashboard/payments/${hosted.token}/cancel`, {}, `/dashboard/payments/${hosted.token}/cancel`);
+    expect(cancelled.statusCode).toBe(303);
+    const final = await owner.get(`/dashboard/payments/${hosted.token}`);
+    expect(final.body).toContain('<div id="timeline-live">');
+    expect(final.body).not.toContain('hx-trigger');
+  });
 });

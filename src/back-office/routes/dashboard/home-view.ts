@@ -45,16 +45,36 @@ function chart(id: string, caption: string, headers: readonly string[], rows: re
 </table></div></details></figure></section>`;
 }
 
+const BAR_ROW_HEIGHT = 28;
+const BAR_LABEL_WIDTH = 180;
+const BAR_WIDTH_MAX = 320;
+
+// A bar per class, drawn here as SVG (no script): each bar carries its name and figures in text, so colour tells
+// nothing the words don't; the same numbers are in the table below it.
+function bars(caption: string, totals: readonly { name: string; count: number }[], all: number): SafeHtml {
+  const largest = Math.max(...totals.map((total) => total.count), 1);
+  const height = totals.length * BAR_ROW_HEIGHT;
+  return html`<svg class="bars" viewBox="0 0 ${BAR_LABEL_WIDTH + BAR_WIDTH_MAX + 120} ${height}" role="img" aria-label="${caption}: bar chart; the numbers are in the table below">
+${totals.map((total, index) => {
+  const y = index * BAR_ROW_HEIGHT;
+  const width = Math.max(2, Math.round((BAR_WIDTH_MAX * total.count) / largest));
+  return html`<text x="0" y="${y + 18}" font-size="14" fill="#1a1a1a">${total.name.replaceAll('_', ' ')}</text>
+<rect x="${BAR_LABEL_WIDTH}" y="${y + 5}" width="${width}" height="${BAR_ROW_HEIGHT - 10}" fill="#1f5fbf"></rect>
+<text x="${BAR_LABEL_WIDTH + width + 6}" y="${y + 18}" font-size="14" fill="#1a1a1a">${total.count} (${((100 * total.count) / all).toFixed(1)} %)</text>`;
+})}</svg>`;
+}
+
 function totalsTable(id: string, caption: string, label: string, totals: readonly { name: string; count: number }[]): SafeHtml {
   const all = totals.reduce((sum, total) => sum + total.count, 0);
   const body =
     totals.length === 0
       ? html`<p>${t('empty.generic')}</p>`
-      : html`<div class="table-wrap"><table><thead><tr><th scope="col">${label}</th><th scope="col" class="num">Payments</th><th scope="col" class="num">Share</th></tr></thead>
+      : html`<figure>${bars(caption, totals, all)}
+<details><summary>${t('action.showTable')}</summary><div class="table-wrap"><table><thead><tr><th scope="col">${label}</th><th scope="col" class="num">Payments</th><th scope="col" class="num">Share</th></tr></thead>
 <tbody>${totals.map(
           (total) =>
             html`<tr><th scope="row">${total.name.replaceAll('_', ' ')}</th><td class="num">${total.count}</td><td class="num">${((100 * total.count) / all).toFixed(1)} %</td></tr>`,
-        )}</tbody></table></div>`;
+        )}</tbody></table></div></details></figure>`;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${caption}</h2>${body}</section>`;
 }
 
@@ -70,12 +90,13 @@ export function homeView(
     day,
     ...currencyCodes.map((currency) => majorUnits(currencies, at(day, currency)?.approvedVolumeMinor ?? 0, currency)),
   ]);
-  const countRows = range.days.map((day) => {
+  const dayTotals = range.days.map((day) => {
     const entries = stats.days.filter((entry) => entry.day === day);
-    const count = entries.reduce((sum, entry) => sum + entry.count, 0);
-    const approved = entries.reduce((sum, entry) => sum + entry.approvedCount, 0);
-    return [day, String(count), String(approved), count === 0 ? '0' : ((100 * approved) / count).toFixed(1)];
+    return { day, count: entries.reduce((sum, entry) => sum + entry.count, 0), approved: entries.reduce((sum, entry) => sum + entry.approvedCount, 0) };
   });
+  const countRows = dayTotals.map(({ day, count, approved }) => [day, String(count), String(approved)]);
+  // A day without final payments has no rate: the chart shows 0 there, the table says so
+  const rateRows = dayTotals.map(({ day, count, approved }) => [day, count === 0 ? '0' : ((100 * approved) / count).toFixed(1)]);
   const anyPayments = stats.days.length > 0;
   const rangeLinks = (Object.keys(RANGES) as RangeName[]).map(
     (name) =>
@@ -95,7 +116,8 @@ ${
 <p class="note">Final payments by the day they were created (UTC), ${range.fromDay} to ${range.toDay}; the charts lag the payments by a second or so.</p>
 ${anyPayments ? '' : html`<p>No final payments in this range.</p>`}
 ${anyPayments ? chart('volume', 'Approved volume per day', ['Day', ...currencyCodes], volumeRows) : ''}
-${anyPayments ? chart('approval', 'Payments and approval rate per day', ['Day', 'Payments', 'Approved', 'Approval rate (%)'], countRows) : ''}
+${anyPayments ? chart('counts', 'Payments per day', ['Day', 'Payments', 'Approved'], countRows) : ''}
+${anyPayments ? chart('approval', 'Approval rate per day (%)', ['Day', 'Approval rate (%)'], rateRows) : ''}
 ${totalsTable(
   'declines',
   'Decline reasons',

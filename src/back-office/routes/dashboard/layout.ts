@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
@@ -30,20 +29,19 @@ export interface PageContent {
   scripts?: readonly ('uplot.js' | 'charts.js')[];
 }
 
-function contentSecurityPolicy(nonce: string): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
+// No inline script, no inline style: every page's scripts and styles come from /dashboard/assets.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
-function documentShell(nonce: string, title: string, inner: SafeHtml, scripts: readonly ('uplot.js' | 'charts.js')[]): SafeHtml {
+function documentShell(title: string, inner: SafeHtml, scripts: readonly ('uplot.js' | 'charts.js')[]): SafeHtml {
   const extraStyles = scripts.includes('uplot.js') ? html`<link rel="stylesheet" href="${assetUrl('uplot.css')}">` : '';
   return html`<!doctype html>
 <html lang="en">
@@ -51,7 +49,6 @@ function documentShell(nonce: string, title: string, inner: SafeHtml, scripts: r
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<meta name="htmx-config" content='{"inlineStyleNonce":"${nonce}","includeIndicatorStyles":false}'>
 <title>${title} · ${t('app.name')}</title>
 <link rel="stylesheet" href="${assetUrl('dashboard.css')}">${extraStyles}
 <script src="${assetUrl('htmx.js')}" defer></script>
@@ -84,7 +81,6 @@ function modeSwitch(request: FastifyRequest, viewer: DashboardViewer): SafeHtml 
 export function memberPage(request: FastifyRequest, reply: FastifyReply, content: PageContent): FastifyReply {
   const viewer = request.viewer;
   if (!viewer) throw new Error('memberPage without a viewer');
-  const nonce = randomBytes(16).toString('base64');
   const nav = NAV.map((item) => html`<li><a href="${item.href}"${item.area === content.area ? html` aria-current="page"` : ''}>${t(item.label)}</a></li>`);
   const banners = [
     viewer.environment === 'sandbox' ? html`<p class="banner test" role="status">${t('mode.sandboxBanner')}</p>` : '',
@@ -103,22 +99,21 @@ ${banners}
 ${content.body}
 </main>
 <footer><span>${viewer.email} · ${viewer.role}</span></footer>`;
-  return sendHtml(reply, nonce, content.status ?? 200, documentShell(nonce, content.title, inner, content.scripts ?? []));
+  return sendHtml(reply, content.status ?? 200, documentShell(content.title, inner, content.scripts ?? []));
 }
 
 // A page for someone not signed in (sign-up, sign-in, links).
 export function publicPage(reply: FastifyReply, content: { title: string; body: SafeHtml; status?: number }): FastifyReply {
-  const nonce = randomBytes(16).toString('base64');
   const inner = html`<header class="top public"><a class="brand" href="/dashboard/login">${t('app.name')} · ${t('app.dashboard')}</a></header>
 <main id="main" tabindex="-1" class="narrow">
 <h1>${content.title}</h1>
 ${content.body}
 </main>`;
-  return sendHtml(reply, nonce, content.status ?? 200, documentShell(nonce, content.title, inner, []));
+  return sendHtml(reply, content.status ?? 200, documentShell(content.title, inner, []));
 }
 
-function sendHtml(reply: FastifyReply, nonce: string, status: number, document: SafeHtml): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy(nonce)).send(document.html);
+function sendHtml(reply: FastifyReply, status: number, document: SafeHtml): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', CONTENT_SECURITY_POLICY).send(document.html);
 }
 
 // What the page shows of an action the viewer's role may not take: nothing.

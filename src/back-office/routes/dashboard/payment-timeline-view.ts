@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { PaymentTimeline } from '../../../payments/index.ts';
+import { FINAL_STATUSES, type PaymentTimeline } from '../../../payments/index.ts';
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
@@ -19,6 +19,8 @@ import {
 import { statusBadge } from './payments-list-view.ts';
 import { EXCHANGE_LABELS, paymentTexts as T } from './texts-payments.ts';
 
+const LIVE_POLL_S = 3;
+
 // The payment's page: what it is, what the viewer's role may do with it now, and its whole history.
 export function paymentTimelineView(
   request: FastifyRequest,
@@ -29,15 +31,28 @@ export function paymentTimelineView(
 ): SafeHtml {
   return html`<p><a href="/dashboard/payments">← ${T.back}</a></p>
 ${notice}
-${summarySection(currencies, timeline)}
+${liveSections(
+  timeline,
+  html`${summarySection(currencies, timeline)}
 ${actionsSection(viewer, timeline)}
-${statusChangesSection(timeline)}
+${statusChangesSection(timeline)}`,
+)}
 ${refundsSection(currencies, timeline)}
 ${disputesSection(currencies, timeline)}
 ${conflictsSection(timeline)}
 ${notificationsSection(request, viewer, timeline)}
 ${exchangesSection(timeline)}
 ${postingsSection(currencies, timeline)}`;
+}
+
+// While the payment is not final, its summary, actions and status changes follow it (htmx asks for the page again
+// every few seconds and swaps in this part); the part of a final payment asks no more, so the polling stops.
+function liveSections(timeline: PaymentTimeline, sections: SafeHtml): SafeHtml {
+  const { payment } = timeline;
+  if ((FINAL_STATUSES as readonly string[]).includes(payment.status)) return html`<div id="timeline-live">${sections}</div>`;
+  return html`<div id="timeline-live" hx-get="/dashboard/payments/${payment.token}" hx-trigger="every ${LIVE_POLL_S}s" hx-select="#timeline-live" hx-swap="outerHTML">
+<p class="note" role="status">${T.following}</p>
+${sections}</div>`;
 }
 
 function summarySection(currencies: CurrencyTable, timeline: PaymentTimeline): SafeHtml {

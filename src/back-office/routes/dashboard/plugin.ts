@@ -53,8 +53,8 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   app.decorateRequest('viewer', null);
   app.decorateRequest('csrfToken', '');
   const limits = app.payrail.config.rateLimits;
-  // Per client address, like the core banking API: sign-up and reset forms send e-mails, so they are bounded here too.
-  app.addHook('onRequest', rateLimitHook(app, [{ name: 'IP address', max: limits.coreIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]));
+  // Per client address (PAYRAIL_RATE_LIMIT_DASHBOARD_IP_MAX): sign-up and reset forms send e-mails, so they are bounded here too.
+  app.addHook('onRequest', rateLimitHook(app, [{ name: 'IP address', max: limits.dashboardIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]));
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/dashboard/assets/')) return; // files: no session, no token
     const token = request.cookies[SESSION_COOKIE];

@@ -3,6 +3,7 @@ import type { HistoryCause } from '../../../payments/index.ts';
 // The Payments pages' words (English), beside the frame's catalogue in texts.ts.
 export const paymentTexts = {
   listTitle: 'Payments',
+  following: 'This payment is not final yet: this part follows it as it moves.',
   filtersHeading: 'Filter and search',
   dateFrom: 'Created from (UTC day)',
   dateTo: 'Created until (UTC day)',

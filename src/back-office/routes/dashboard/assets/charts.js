@@ -23,7 +23,12 @@
       })),
     ];
     const width = Math.max(280, Math.min(target.clientWidth || 600, 900));
-    new uPlot({ width, height: 220, series, axes: [{}, {}] }, [xs, ...columns], target);
+    // one tick per day at most (labelled MM-DD), whatever the width; the legend names the series without live values
+    const everyNth = Math.max(1, Math.ceil(xs.length / Math.floor(width / 60)));
+    const daySplits = () => xs.filter((_, index) => index % everyNth === 0);
+    const dayLabel = (_u, splits) => splits.map((x) => new Date(x * 1000).toISOString().slice(5, 10));
+    const axes = [{ splits: daySplits, values: dayLabel }, {}];
+    new uPlot({ width, height: 220, series, axes, legend: { live: false } }, [xs, ...columns], target);
   }
   document.addEventListener('DOMContentLoaded', () => document.querySelectorAll('figure[data-chart]').forEach(draw));
 })();
