@@ -127,7 +127,15 @@ describe.each(engines)('rate limits on %s', (engine) => {
 describe('rate limit configuration', () => {
   it('keeps generous defaults and takes 0 as no limit', async () => {
     const defaults = loadConfig({}).rateLimits;
-    expect(defaults).toEqual({ windowMs: 60_000, merchantKeyMax: 6000, merchantIpMax: 12_000, adminIpMax: 600, checkoutPostIpMax: 30, coreIpMax: 1200 });
+    expect(defaults).toEqual({
+      windowMs: 60_000,
+      merchantKeyMax: 6000,
+      merchantIpMax: 12_000,
+      adminIpMax: 600,
+      checkoutPostIpMax: 30,
+      coreIpMax: 1200,
+      dashboardIpMax: 1200,
+    });
     expect(loadConfig({ PAYRAIL_RATE_LIMIT_CHECKOUT_POST_IP_MAX: '0' }).rateLimits.checkoutPostIpMax).toBe(0);
     expect(() => loadConfig({ PAYRAIL_RATE_LIMIT_WINDOW_MS: '10' })).toThrow(/PAYRAIL_RATE_LIMIT_WINDOW_MS/);
   });
