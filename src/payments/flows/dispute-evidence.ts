@@ -1,14 +1,8 @@
 import { DISPUTE_DOCUMENT_COUNT_MAX, disputeAcceptsEvidence } from '../domain/dispute-status.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
-import {
-  countDisputeDocuments,
-  findDispute,
-  insertDisputeDocuments,
-  lockScopedDispute,
-  type DisputeRecord,
-  type NewDisputeDocument,
-} from '../store/disputes-repo.ts';
+import { countDisputeDocuments, findDispute, insertDisputeDocuments, lockScopedDispute, type DisputeRecord } from '../store/disputes-repo.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
+import { withKeptDocuments } from './kept-documents.ts';
 import { reserveEvidenceSpace, type EvidenceQuotaBytes } from './dispute-evidence-quota.ts';
 import type { DisputeDeps, IncomingDocument } from './disputes.ts';
 
@@ -29,16 +23,8 @@ export async function addDisputeEvidence(deps: DisputeDeps, scope: MerchantScope
   if (request.documents.length === 0) {
     throw new ApiError('invalid_field', 422, 'choose at least one file to attach', [{ code: 'invalid_field', field: 'document[]', message: 'is empty' }]);
   }
-  const kept: string[] = [];
-  try {
-    const documents: NewDisputeDocument[] = [];
-    for (const document of request.documents) {
-      const storedName = await deps.documents.keep(document.staged);
-      kept.push(storedName);
-      const { fileName, mediaType } = document;
-      documents.push({ fileName, storedName, mediaType, sizeBytes: document.staged.sizeBytes, sha256: document.staged.sha256 });
-    }
-    return await deps.db.transaction(async (tx) => {
+  return withKeptDocuments(deps.documents, request.documents, (documents) =>
+    deps.db.transaction(async (tx) => {
       // Another merchant's or environment's dispute is indistinguishable from a missing one.
       const dispute = await lockScopedDispute(tx, scope, token);
       if (!dispute) throw disputeNotFound();
@@ -60,9 +46,6 @@ export async function addDisputeEvidence(deps: DisputeDeps, scope: MerchantScope
       const record = await findDispute(tx, { scope }, token);
       if (!record) throw new Error(`dispute ${dispute.id} vanished inside its own transaction`);
       return record;
-    });
-  } catch (error) {
-    await Promise.allSettled(kept.map((storedName) => deps.documents.remove(storedName))); // unreferenced: harmless if one stays
-    throw error;
-  }
+    }),
+  );
 }

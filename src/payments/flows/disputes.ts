@@ -14,10 +14,10 @@ import {
   type DisputeDocumentRow,
   type DisputeRecord,
   type DisputeVisibility,
-  type NewDisputeDocument,
 } from '../store/disputes-repo.ts';
 import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
+import { withKeptDocuments } from './kept-documents.ts';
 import { reserveEvidenceSpace, type EvidenceQuotaBytes } from './dispute-evidence-quota.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
 import { queueNotification } from './notification-events.ts';
@@ -53,16 +53,19 @@ const disputeNotFound = () => new ApiError('not_found', 404, 'dispute not found'
 // The documents get their stored names first; whatever fails after that removes them again.
 export async function openDispute(deps: DisputeDeps, scope: MerchantScope, request: OpenDisputeRequest): Promise<DisputeRecord> {
   if (!TOKEN_PATTERN.test(request.paymentToken)) throw paymentNotFound();
-  const kept: string[] = [];
   try {
-    const documents: NewDisputeDocument[] = [];
-    for (const document of request.documents) {
-      const storedName = await deps.documents.keep(document.staged);
-      kept.push(storedName);
-      const { fileName, mediaType } = document;
-      documents.push({ fileName, storedName, mediaType, sizeBytes: document.staged.sizeBytes, sha256: document.staged.sha256 });
+    return await openDisputeKeeping(deps, scope, request);
+  } catch (error) {
+    if (error instanceof InsufficientBalanceError) {
+      throw new ApiError('insufficient_balance', 422, `the available balance is below the disputed ${error.neededMinor} ${error.currency}`);
     }
-    return await deps.db.transaction(async (tx) => {
+    throw error;
+  }
+}
+
+function openDisputeKeeping(deps: DisputeDeps, scope: MerchantScope, request: OpenDisputeRequest): Promise<DisputeRecord> {
+  return withKeptDocuments(deps.documents, request.documents, (documents) =>
+    deps.db.transaction(async (tx) => {
       // Another merchant's or environment's payment is indistinguishable from a missing one.
       const payment = await lockScopedPayment(tx, scope, request.paymentToken);
       if (!payment) throw paymentNotFound();
@@ -96,14 +99,8 @@ export async function openDispute(deps: DisputeDeps, scope: MerchantScope, reque
       await postLedger(tx, scope, disputeHeld(dispute.amountMinor, dispute.currency), { paymentId: payment.id, disputeId: dispute.id });
       await request.commitKey?.(tx, { kind: 'dispute', token: dispute.token });
       return { ...dispute, paymentToken: payment.token };
-    });
-  } catch (error) {
-    await Promise.allSettled(kept.map((storedName) => deps.documents.remove(storedName))); // unreferenced: harmless if one stays
-    if (error instanceof InsufficientBalanceError) {
-      throw new ApiError('insufficient_balance', 422, `the available balance is below the disputed ${error.neededMinor} ${error.currency}`);
-    }
-    throw error;
-  }
+    }),
+  );
 }
 
 export async function getDispute(db: Db, visibility: DisputeVisibility, token: string): Promise<DisputeRecord> {

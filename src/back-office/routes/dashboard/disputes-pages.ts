@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sendDocument } from '../../../platform/lib/document-download.ts';
 import {
   DISPUTE_STATUSES,
   DOCUMENT_COUNT_MAX,
@@ -8,7 +9,7 @@ import {
   type DisputeStatus,
 } from '../../../payments/index.ts';
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
-import { attachmentDisposition, DocumentStore } from '../../../platform/lib/document-store.ts';
+import { DocumentStore } from '../../../platform/lib/document-store.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { amountText, utcMinute } from './amount-text.ts';
@@ -22,8 +23,6 @@ import { pagesNav } from './pages-nav.ts';
 import { disputeTexts as T } from './texts-payouts.ts';
 
 const PER_PAGE = 20;
-// A document is evidence to download, never a page to render (as the merchant API serves it).
-const DOCUMENT_CSP = "default-src 'none'; sandbox";
 
 // Disputes: the merchant API's dispute list (status filter, keyset cursor), one dispute with its status history and
 // documents, each document's download, and the evidence upload (dispute-evidence-upload.ts).
@@ -64,13 +63,7 @@ export async function disputesPages(app: FastifyInstance): Promise<void> {
     const id = /^[1-9][0-9]{0,15}$/.test(request.params.id) ? Number(request.params.id) : Number.NaN;
     if (!Number.isSafeInteger(id)) throw new ApiError('not_found', 404, 'document not found');
     const download = await readDisputeDocument(context.deps, { scope: viewer }, request.params.token, id);
-    return reply
-      .header('content-type', download.document.mediaType)
-      .header('content-length', download.sizeBytes)
-      .header('content-disposition', attachmentDisposition(download.document.fileName))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', DOCUMENT_CSP)
-      .send(download.stream);
+    return sendDocument(reply, download);
   });
 }
 

@@ -1,9 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sendDocument } from '../../../../platform/lib/document-download.ts';
 import type { FastifyInstance } from 'fastify';
 import { findOperatorDisputes } from '../../../flows/dispute-list.ts';
 import { actOnDispute } from '../../../flows/dispute-resolution.ts';
 import { getDispute, readDisputeDocument, type DisputeDeps } from '../../../flows/disputes.ts';
-import { attachmentDisposition, DocumentStore } from '../../../../platform/lib/document-store.ts';
+import { DocumentStore } from '../../../../platform/lib/document-store.ts';
 import type { DisputeRecord } from '../../../store/disputes-repo.ts';
 import {
   DisputeDocumentParams,
@@ -22,7 +23,6 @@ import {
 
 const security = [{ adminKey: [] }];
 const tags = ['admin: disputes'];
-const DOCUMENT_CSP = "default-src 'none'; sandbox";
 
 function presentDispute(dispute: DisputeRecord) {
   return {
@@ -160,13 +160,7 @@ export async function disputeAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const download = await readDisputeDocument(deps, { operator: true }, request.params.token, request.params.id);
-      return reply
-        .header('content-type', download.document.mediaType)
-        .header('content-length', download.sizeBytes)
-        .header('content-disposition', attachmentDisposition(download.document.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', DOCUMENT_CSP)
-        .send(download.stream);
+      return sendDocument(reply, download);
     },
   );
 }

@@ -1,16 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sendDocument } from '../../../../platform/lib/document-download.ts';
 import type { FastifyInstance } from 'fastify';
 import { findMerchantDisputes } from '../../../flows/dispute-list.ts';
 import { getDispute, readDisputeDocument, type DisputeDeps } from '../../../flows/disputes.ts';
-import { attachmentDisposition, DocumentStore } from '../../../../platform/lib/document-store.ts';
+import { DocumentStore } from '../../../../platform/lib/document-store.ts';
 import { disputeCreateRoute } from './create-route.ts';
 import { disputeEnvelope, presentDispute } from './present.ts';
 import { DisputeDocumentParams, DisputeEnvelope, DisputeListEnvelope, DisputeListQuery, DisputeTokenParams, DocumentBytes, ErrorEnvelope } from './schemas.ts';
 
 const security = [{ merchantKey: [] }];
 const tags = ['disputes'];
-// A document is evidence to download, never a page to render: no script, no plugin, no sniffing.
-const DOCUMENT_CSP = "default-src 'none'; sandbox";
 
 export async function disputeRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -79,13 +78,7 @@ export async function disputeRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const download = await readDisputeDocument(deps, { scope: request.merchant! }, request.params.token, request.params.id);
-      return reply
-        .header('content-type', download.document.mediaType)
-        .header('content-length', download.sizeBytes)
-        .header('content-disposition', attachmentDisposition(download.document.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', DOCUMENT_CSP)
-        .send(download.stream);
+      return sendDocument(reply, download);
     },
   );
 }
