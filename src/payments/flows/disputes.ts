@@ -2,7 +2,7 @@ import type { ReadStream } from 'node:fs';
 import { disputabilityOf } from '../domain/dispute-status.ts';
 import { disputeHeld } from '../../ledger/index.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
-import { DocumentMissingError, type DocumentMediaType, type DocumentStore, type StagedDocument } from '../../platform/lib/document-store.ts';
+import { DocumentMissingError, type DocumentStore } from '../../platform/lib/document-store.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
 import {
@@ -17,7 +17,7 @@ import {
 } from '../store/disputes-repo.ts';
 import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
-import { withKeptDocuments } from './kept-documents.ts';
+import { withKeptDocuments, type IncomingDocument } from './kept-documents.ts';
 import { reserveEvidenceSpace, type EvidenceQuotaBytes } from './dispute-evidence-quota.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
 import { queueNotification } from './notification-events.ts';
@@ -30,11 +30,7 @@ export interface DisputeDeps {
 }
 
 // An evidence file as the upload left it: staged under a temporary name, its type read from its content.
-export interface IncomingDocument {
-  staged: StagedDocument;
-  fileName: string; // sanitized, for display only
-  mediaType: DocumentMediaType;
-}
+export type { IncomingDocument } from './kept-documents.ts';
 
 export interface OpenDisputeRequest {
   paymentToken: string;

@@ -1,6 +1,11 @@
-import type { DocumentStore } from '../../platform/lib/document-store.ts';
+import type { DocumentMediaType, DocumentStore, StagedDocument } from '../../platform/lib/document-store.ts';
 import type { NewDisputeDocument } from '../store/disputes-repo.ts';
-import type { IncomingDocument } from './disputes.ts';
+
+export interface IncomingDocument {
+  staged: StagedDocument;
+  fileName: string; // sanitized, for display only
+  mediaType: DocumentMediaType;
+}
 
 // Staged uploads get their stored names, then `record` stores them (in its transaction); whatever fails after the
 // names were given removes the files again (unreferenced, so harmless if one stays). Opening a dispute and adding
