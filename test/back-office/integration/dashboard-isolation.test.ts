@@ -96,4 +96,20 @@ describe.each(engines)('no dashboard address reaches another merchant’s or env
       expect((await live.get(address)).statusCode, `GET ${address} in live mode`).toBe(404);
     }
   });
+
+  // What every signed-in member may do whatever the role: their own session, their second factor, the mode switch;
+  // and the pages of someone not signed in.
+  const ANY_MEMBER = /^\/dashboard\/(logout|mode|settings\/sessions\/:id\/revoke|settings\/totp|login(\/code)?|signup|confirm|reset(\/complete)?|invite)$/;
+
+  it('refuses every state-changing address to a viewer with 403, its own record or not', async () => {
+    const viewer = await signedInMember(harness, { role: 'viewer', merchant: victim.merchant });
+    const all = routesOf(harness.app.printRoutes({ commonPrefix: false })).filter((route) => route.path.startsWith('/dashboard/'));
+    const changing = all.filter((route) => route.methods.includes('POST') && !ANY_MEMBER.test(route.path));
+    expect(changing.length).toBeGreaterThanOrEqual(15);
+    for (const route of changing) {
+      const address = addressOf(route.path, '1');
+      const answer = await viewer.post(address, { amount: '1.00', role: 'owner', email: 'x@shop.example', displayName: 'x' });
+      expect(answer.statusCode, `POST ${address}`).toBe(403);
+    }
+  });
 });
