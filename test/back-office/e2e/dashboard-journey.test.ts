@@ -18,12 +18,19 @@ describe.runIf(browserTestsRunnable)('the merchant dashboard in Chromium', () =>
   let browser: TestBrowser;
   let context: BrowserContext;
   let page: Page;
+  const cspRefusals: string[] = [];
+  const scriptErrors: string[] = [];
 
   beforeAll(async () => {
     server = await startServerHarness('pglite');
     browser = await launchBrowser();
     context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 900 } });
     page = await context.newPage();
+    // The pages run under script-src 'self' / style-src 'self': anything the browser refuses is a defect of ours.
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) cspRefusals.push(message.text());
+    });
+    page.on('pageerror', (error) => scriptErrors.push(error.message));
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
@@ -171,6 +178,28 @@ describe.runIf(browserTestsRunnable)('the merchant dashboard in Chromium', () =>
     await page.waitForURL(`${server.baseUrl}/dashboard`);
   });
 
+  it('follows a checkout payment on its timeline while the customer pays (htmx), without a reload', async () => {
+    await page.goto(`${server.baseUrl}/dashboard/developers/console`);
+    await page.getByLabel('Amount').fill('12.00');
+    await page.getByLabel('Currency').fill('USD');
+    await page.getByLabel('Open the hosted checkout and type the card there').check();
+    await page.getByRole('button', { name: 'Create the test payment' }).click();
+    const checkoutUrl = (await page.getByRole('link', { name: 'Open its checkout page' }).getAttribute('href')) ?? '';
+    await page.getByRole('link', { name: 'See its timeline' }).click();
+    expect(await page.textContent('#timeline-live')).toContain('not final yet');
+    const customer = await context.newPage();
+    await customer.goto(checkoutUrl);
+    await customer.fill('#pan', '4242 4242 4242 4242');
+    await customer.fill('#expires', '11/2031');
+    await customer.fill('#holder', 'Grace Hopper');
+    await customer.fill('#cvv', '737');
+    await customer.click('#pay');
+    await expect.poll(() => page.textContent('section[aria-labelledby=summary]'), { timeout: 20_000 }).toContain('approved');
+    expect(await page.textContent('#timeline-live')).not.toContain('not final yet'); // final: the part asks no more
+    expect(await page.textContent('#timeline-live')).toContain('customer');
+    await customer.close();
+  });
+
   it('issues the production key once an operator has approved the merchant, and shows it once', async () => {
     await page.goto(`${server.baseUrl}/dashboard/developers`);
     expect(await page.getByRole('button', { name: 'Issue the live key' }).count()).toBe(0);
@@ -199,5 +228,10 @@ describe.runIf(browserTestsRunnable)('the merchant dashboard in Chromium', () =>
     await page.waitForURL(/\/dashboard\/login/);
     const replayed = await server.call('GET', '/dashboard/settings', { headers: { cookie: `__Host-payrail_session=${cookie}` } });
     expect(replayed.status).toBe(303);
+  });
+
+  it('met no Content-Security-Policy refusal and no script error on any page of the journey', () => {
+    expect(cspRefusals).toEqual([]);
+    expect(scriptErrors).toEqual([]);
   });
 });
