@@ -2,6 +2,7 @@ import type { Config } from './platform/config.ts';
 import type { CurrencyTable } from './platform/lib/currencies.ts';
 import type { Database } from './platform/database.ts';
 import type { KeyEnvironment } from './platform/lib/merchant-key.ts';
+import type { ServiceMetrics } from './platform/lib/service-metrics.ts';
 
 // Everything a request handler may reach, built once at start-up. The modules add what is theirs (payments: its
 // adapterClient, in src/payments/index.ts), so this file imports no module and every module may name it.
@@ -12,6 +13,7 @@ export interface AppContext {
   adminKey: string;
   currencies: CurrencyTable;
   sandboxAdapterSecret: string; // signs core ↔ sandbox adapter traffic (PAYRAIL_SANDBOX_ADAPTER_SECRET or <data dir>/sandbox-adapter.key)
+  metrics?: ServiceMetrics; // absent: nothing is counted (PAYRAIL_METRICS_PORT off)
 }
 
 export interface AuthenticatedMerchant {

@@ -61,6 +61,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface BuildOptions {
   https?: { cert: string; key: string } | null;
   logger?: boolean;
+  logStream?: { write(line: string): void }; // where the JSON log lines go (default: stdout); tests read them
   api?: boolean; // false: a worker process, which serves /health only
   idempotencyLeaseTiming?: LeaseTiming; // tests shorten the 30 s lease to prove its renewal without waiting a minute
 }
@@ -70,7 +71,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   const timeouts = serverTimeouts(context.config.requestTimeoutMs);
   const serverOptions: FastifyServerOptions = {
     ...timeouts.fastify,
-    logger: options.logger === false ? false : loggerOptions(context.config.logLevel),
+    logger: options.logger === false ? false : { ...loggerOptions(context.config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -112,6 +113,15 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     }
     done();
   });
+
+  const metrics = context.metrics;
+  if (metrics) {
+    // by the route's pattern (never the URL, which holds tokens): a bounded label set
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
 
   await registerDocs(app);
 

@@ -35,6 +35,8 @@ export { authorizationsPastTheirHold, paymentsPastTheirLifetime } from './flows/
 export { foldDailyStatDeltas, readDailyStats, rebuildDailyStats, type DailyStatsQuery } from './flows/daily-stats.ts';
 export type { DailyStats } from './domain/daily-stats.ts';
 export type { OutboxRow, OutboxTopic } from './store/outbox-repo.ts';
+export { outboxBacklog, type OutboxBacklog } from './flows/outbox-work.ts';
+export { checkLedger } from './flows/ledger-check.ts';
 export type { RefundRow } from './store/refunds-repo.ts';
 export { approveMerchant, createSignedUpMerchant, issueProductionKey, setMerchantDefaults } from './flows/merchant-signup.ts';
 export { rotateMerchantKey } from './flows/merchants.ts';

@@ -53,3 +53,15 @@ export function parseExtraCurrencies(text: string): Record<string, number> {
   }
   return table;
 }
+
+const METRICS_PORT_DEFAULT = 9464; // the port Prometheus' exporters conventionally take for an application
+
+// PAYRAIL_METRICS_PORT: a port, or `off`. Unset: on at 9464 for the embedded start (one process on a workstation),
+// off with DATABASE_URL, where an operator picks the port each process exposes to the scraper.
+export function metricsListenerOf(text: string | undefined, host: string, withDatabaseUrl: boolean): { host: string; port: number; explicit: boolean } | null {
+  if (text === 'off') return null;
+  if (text === undefined) return withDatabaseUrl ? null : { host, port: METRICS_PORT_DEFAULT, explicit: false };
+  const port = Number(text);
+  if (!Number.isInteger(port) || port > 65535) throw new ConfigError('invalid configuration: PAYRAIL_METRICS_PORT must be a port (0-65535) or off');
+  return { host, port, explicit: true };
+}

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import Type, { type Static } from 'typebox';
 import { textAt } from './lib/json-path.ts';
 import { ConfigError } from './config-error.ts';
-import { normalizeBoolean, parseExtraCurrencies, sandboxRabbitOf, sandboxStatusRates } from './config-values.ts';
+import { metricsListenerOf, normalizeBoolean, parseExtraCurrencies, sandboxRabbitOf, sandboxStatusRates } from './config-values.ts';
 
 const AUTHORIZATION_HOLD_HOURS_DEFAULT = 168; // 7 days, the usual validity of a card authorization
 
@@ -101,6 +101,10 @@ const ConfigEnv = Type.Object({
     }),
   ),
   PAYRAIL_SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320, description: 'From: of those e-mails' })),
+  PAYRAIL_METRICS_PORT: Type.Optional(
+    Type.String({ pattern: '^(off|[0-9]{1,5})$', description: 'GET /metrics on its own listener; default 9464 embedded, off' }),
+  ),
+  PAYRAIL_METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'the metrics listener address' }),
 });
 
 type ConfigEnvValues = Static<typeof ConfigEnv>;
@@ -151,6 +155,7 @@ export interface Config {
   passwordScryptLogN: number; // cost of new password hashes; a stored hash keeps the cost it was made with
   smtp: { url: string; from: string } | null; // null: sign-in codes are written to the log (development delivery)
   signUp: 'open' | 'closed'; // the dashboard's sign-up form
+  metrics: { host: string; port: number; explicit: boolean } | null; // GET /metrics on its own listener; null: off
 }
 
 export { ConfigError } from './config-error.ts';
@@ -230,6 +235,7 @@ function toConfig(env: ConfigEnvValues): Config {
     passwordScryptLogN: env.PAYRAIL_PASSWORD_SCRYPT_LOG_N,
     smtp: smtpOf(env),
     signUp: env.PAYRAIL_SIGNUP ?? (env.DATABASE_URL ? 'closed' : 'open'),
+    metrics: metricsListenerOf(env.PAYRAIL_METRICS_PORT, env.PAYRAIL_METRICS_HOST, env.DATABASE_URL !== undefined),
   };
 }
 

@@ -9,6 +9,7 @@ import { decryptWithMasterKey } from '../platform/lib/crypto.ts';
 import { resolvePublicAddresses, SsrfRefusedError } from '../platform/lib/ssrf-guard.ts';
 import { recordNotificationAttempts, type NotificationNext, type NotificationOutcome, type NotificationWork } from '../payments/index.ts';
 import { nextAfterFailure } from './failed-work.ts';
+import type { NotificationResult } from '../platform/lib/service-metrics.ts';
 
 const NOTIFICATION_TIMEOUT_MS = 10_000;
 const NOTIFICATION_REFUSED = 'refused: private address';
@@ -27,6 +28,15 @@ export async function deliverNotifications(deps: ProcessingDeps, batch: Notifica
     ),
   );
   await recordNotificationAttempts(deps.context.database.db, outcomes);
+  for (const outcome of outcomes) deps.context.metrics?.notificationDelivery(deliveryResult(outcome));
+}
+
+// Counted once the batch's attempts are recorded: sent and 2xx, failed (retried later), failed for the last time,
+// not sent (no callback URL), or an error before the send (a missing key).
+function deliveryResult(outcome: NotificationOutcome): NotificationResult {
+  if (outcome.attempt === null) return outcome.next.done && outcome.next.lastError === 'no callback URL' ? 'skipped' : 'error';
+  if (outcome.attempt.error === null) return 'delivered';
+  return outcome.next.done ? 'gave_up' : 'failed';
 }
 
 const eventIdOf = (work: NotificationWork) => work.eventId ?? `evt_${work.id}`;

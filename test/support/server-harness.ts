@@ -64,6 +64,7 @@ export async function startServerHarness(engine: Engine, environment: Record<str
     PAYRAIL_WORKER_POLL_MS: '250', // an idle pass costs ~12 ms of CPU on PGlite: at 100 ms, idle servers took a tenth of a core each
     PAYRAIL_ALLOW_PRIVATE_CALLBACKS: '1', // receivers listen on 127.0.0.1; a test of the guard turns it off
     PAYRAIL_PASSWORD_SCRYPT_LOG_N: '10', // 32 times cheaper than production's 15
+    PAYRAIL_METRICS_PORT: 'off', // the embedded default (9464) would be shared by every server of the run; a test picks a free port
     ...extra,
     ...environment,
   });

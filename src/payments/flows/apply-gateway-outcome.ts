@@ -18,6 +18,7 @@ import { lockPayment } from '../store/processing-repo.ts';
 import type { Tx } from '../../platform/database.ts';
 import { writeOutcome, type OutcomeRow, type OutcomeSelection } from '../store/outcome-statement-repo.ts';
 import type { PaymentLogInput } from '../store/payment-logs-repo.ts';
+import { afterCommit } from '../../platform/lib/commit-observer.ts';
 import { changeLockedPayment } from './payment-status-change.ts';
 import { recordConflict } from './payment-conflicts.ts';
 
@@ -35,6 +36,7 @@ export interface OutcomeSource {
   // required by a source that may authorize one (a /pay or /status answer, a callback, a step's answer).
   authorizationHoldHours?: number;
   rawAnswer?: unknown; // a callback's claims or a status answer's body: kept (masked) when it contradicts a final status
+  gatewayId?: number | null; // the gateway that answered a /pay (its metrics label; null: the built-in sandbox)
 }
 
 export interface AppliedOutcome {
@@ -95,6 +97,7 @@ type SentPayment = Pick<
   | 'commissionPercentBp'
   | 'commissionFixedMinor'
   | 'needConfirmation'
+  | 'environment'
 >;
 
 // A gateway's enable_change_final_status, and a two-step payment's approval read as an authorization.
@@ -141,7 +144,10 @@ export async function applySentOutcome<S extends OutcomeSelection>(
     },
     selection,
   );
-  return written ?? (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+  if (written === null) return (await applyGatewayOutcome(db, sent.id, outcome, source)).payment;
+  if (transition?.final)
+    afterCommit(db, (metrics) => metrics.paymentFinalized({ status: transition.to, environment: sent.environment, gatewayId: source.gatewayId ?? null }));
+  return written;
 }
 
 // Every log row an answer leaves: the caller's own (the request it sent), the adapter's, each stored once and

@@ -141,7 +141,13 @@ export async function callPayAlongRoute(
   let gateway = sending.gateway;
   for (let attempt = 0; ; attempt++) {
     const request = buildRequest(gateway);
-    const call = await deps.adapterClient.call(gateway.settings, 'pay', request, methodSettingsOf(gateway.settings, 'pay').responseTimeoutS * 1000);
+    const call = await deps.adapterClient.call(
+      gateway.settings,
+      'pay',
+      request,
+      methodSettingsOf(gateway.settings, 'pay').responseTimeoutS * 1000,
+      gateway.gatewayId,
+    );
     const next = fallbacks[attempt];
     const undelivered = undeliveredReason(call.answer);
     if (next === undefined || decision === undefined || undelivered === null || gateway.gatewayId === null || next.gatewayId === null) {

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/database.ts';
 import { claimDue, completeWork, rescheduleWork, type OutboxRow, type OutboxTopic } from '../store/outbox-repo.ts';
+export { outboxBacklog, type OutboxBacklog } from '../store/outbox-repo.ts'; // the metrics' outbox gauges (platform/runtime)
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { findPaymentById } from '../store/processing-repo.ts';
 import { findRefundById, type RefundRow } from '../store/refunds-repo.ts';

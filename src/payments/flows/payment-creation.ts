@@ -21,7 +21,7 @@ export interface CreatePaymentCall {
 }
 
 type AnsweredPayment = CreatedPaymentRow &
-  Partial<Pick<PaymentRow, 'redirectRequest' | 'pendingStep' | 'issuedRecurringToken' | 'issuedWalletToken' | 'gatewayAlias'>>;
+  Partial<Pick<PaymentRow, 'redirectRequest' | 'pendingStep' | 'issuedRecurringToken' | 'issuedWalletToken' | 'gatewayAlias' | 'gatewayId'>>;
 
 // What the create answer shows: the payment, the base of its URLs, and the providers its page offers.
 export interface CreatedPaymentAnswer {
@@ -34,6 +34,14 @@ export interface CreatedPaymentAnswer {
 // Host-to-Host payment (the card goes to the adapter at once: the answer is the 3-D Secure step or the final
 // status; no gateway is 422 before anything is stored), or a payment waiting on its hosted page.
 export async function createPaymentOfRequest(deps: ProcessingDeps, call: CreatePaymentCall): Promise<CreatedPaymentAnswer> {
+  const answer = await createAnswer(deps, call);
+  // counted once stored (every variant commits before it answers); a replayed answer (answerOfStoredPayment) is not
+  const { payment } = answer;
+  deps.context.metrics?.paymentCreated({ status: payment.status, environment: payment.environment, gatewayId: payment.gatewayId ?? null });
+  return answer;
+}
+
+async function createAnswer(deps: ProcessingDeps, call: CreatePaymentCall): Promise<CreatedPaymentAnswer> {
   const { config } = deps.context;
   const scope = call.scope;
   const request = withPaymentDefaults(call.request, call.paymentDefaults);

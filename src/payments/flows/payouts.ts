@@ -69,7 +69,7 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
   const payout = await reservePayout(db, newPayoutRow(scope, request, gateway, expiresAt), sending.firstCheckDueAt, input.commitKey, sending);
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
   const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
-  const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000);
+  const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000, gateway.gatewayId);
   const settled = await applyPayoutAnswer(db, payout.id, {
     ...call,
     request: adapterRequest,

@@ -151,6 +151,7 @@ interface PaySending {
     Pick<
       PaymentRow,
       | 'status'
+      | 'environment'
       | 'gatewayCurrency'
       | 'operationType'
       | 'amountMinor'
@@ -228,6 +229,7 @@ async function exchangePay<S extends OutcomeSelection>(deps: ProcessingDeps, sen
       extraLogs: [ownLog],
       sensitive: card && { panDigits: card.panDigits, cvv: card.cvv },
       authorizationHoldHours: deps.context.config.authorizationHoldHours,
+      gatewayId: gateway.gatewayId,
     },
     selection,
   );

@@ -51,7 +51,7 @@ export async function exchangeRefund(
 ): Promise<{ answer: AdapterAnswer; ownLog: Record<string, unknown> }> {
   const request = buildRefundRequest(payment, refund, gateway.settings);
   const timeoutMs = methodSettingsOf(gateway.settings, 'refund').responseTimeoutS * 1000;
-  const call = await deps.adapterClient.call(gateway.settings, 'refund', request, timeoutMs);
+  const call = await deps.adapterClient.call(gateway.settings, 'refund', request, timeoutMs, gateway.gatewayId);
   const ownLog = {
     kind: 'refund',
     request: { url: call.url, body: request },

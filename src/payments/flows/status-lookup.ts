@@ -17,7 +17,7 @@ export interface StatusLookup {
 export async function lookUpStatus(deps: ProcessingDeps, payment: PaymentRow, gateway: ResolvedGateway, note?: string): Promise<StatusLookup> {
   const request = buildStatusRequest(payment, gateway.settings);
   const timeoutMs = methodSettingsOf(gateway.settings, 'status').responseTimeoutS * 1000;
-  const call = await deps.adapterClient.call(gateway.settings, 'status', request, timeoutMs);
+  const call = await deps.adapterClient.call(gateway.settings, 'status', request, timeoutMs, gateway.gatewayId);
   const reading = interpretStatusAnswer(call.answer);
   const response = call.answer.kind === 'response' ? call.answer.body : call.answer;
   const ownLog = { kind: 'status', request: { url: call.url, body: request }, status: 200, response, duration: call.durationS, ...(note ? { note } : {}) };

@@ -80,7 +80,7 @@ export async function exchangeStep(
 ): Promise<StepOutcome> {
   const method = request.method_name;
   const methodSettings = methodSettingsOf(gateway.settings, method);
-  const call = await deps.adapterClient.call(gateway.settings, method, request, methodSettings.responseTimeoutS * 1000);
+  const call = await deps.adapterClient.call(gateway.settings, method, request, methodSettings.responseTimeoutS * 1000, gateway.gatewayId);
   const outcome = interpretAdapterAnswer(call.answer);
   const ownLog = {
     kind: method,

@@ -94,7 +94,7 @@ export interface AdapterExchange {
 export async function callAdapter(deps: ProcessingDeps, gateway: ResolvedGateway, request: ConfirmRequest | DeclineRequest): Promise<AdapterExchange> {
   const method: AdapterMethod = request.method_name;
   const timeoutMs = methodSettingsOf(gateway.settings, method).responseTimeoutS * 1000;
-  const call = await deps.adapterClient.call(gateway.settings, method, request, timeoutMs);
+  const call = await deps.adapterClient.call(gateway.settings, method, request, timeoutMs, gateway.gatewayId);
   const outcome = interpretAdapterAnswer(call.answer);
   const ownLog = {
     kind: method,

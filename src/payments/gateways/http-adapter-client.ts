@@ -7,6 +7,7 @@ import { secureContextTrusting } from '../../platform/lib/trusted-ca.ts';
 import { createRabbitTransport } from './rabbit-adapter-client.ts';
 import type { BrokerLinkOptions } from './rabbit-broker-link.ts';
 import { gatewayTlsOf } from './client-tls.ts';
+import type { ServiceMetrics } from '../../platform/lib/service-metrics.ts';
 
 const ADAPTER_CONNECTIONS_PER_ORIGIN_MAX = 64;
 const ADAPTER_RESPONSE_BYTES_MAX = 1024 * 1024;
@@ -19,8 +20,15 @@ interface AdapterCall {
 }
 
 export interface AdapterClient {
-  // The body is the method's request as the adapter kit defines it (settings: the gateway's, narrowed).
-  call<Method extends AdapterMethod>(settings: GatewaySettings, method: Method, body: AdapterRequestOf<Method>, timeoutMs: number): Promise<AdapterCall>;
+  // The body is the method's request as the adapter kit defines it (settings: the gateway's, narrowed); gatewayId
+  // labels the call's metrics (null: the built-in sandbox gateway, which has no row).
+  call<Method extends AdapterMethod>(
+    settings: GatewaySettings,
+    method: Method,
+    body: AdapterRequestOf<Method>,
+    timeoutMs: number,
+    gatewayId?: number | null,
+  ): Promise<AdapterCall>;
   close(): Promise<void>;
 }
 
@@ -47,7 +55,7 @@ function adapterSignature(signKey: string, bodyText: string): string {
 // The one way out to adapters, chosen per call by the gateway's processing_method: HTTP (one keep-alive pool per
 // adapter origin, bounded) or RabbitMQ (rabbit-adapter-client.ts), with the same body and X-SIGNATURE either way.
 // Shared by every payment; the adapter keeps no state.
-export function createAdapterClient(options: { extraCa?: readonly string[]; rabbit?: BrokerLinkOptions } = {}): AdapterClient {
+export function createAdapterClient(options: { extraCa?: readonly string[]; rabbit?: BrokerLinkOptions; metrics?: ServiceMetrics } = {}): AdapterClient {
   const rabbit = createRabbitTransport(options.rabbit);
   const dispatcher = new Agent({
     connections: ADAPTER_CONNECTIONS_PER_ORIGIN_MAX,
@@ -70,27 +78,36 @@ export function createAdapterClient(options: { extraCa?: readonly string[]; rabb
     }
     return agent;
   };
+  // Every adapter call of the service passes here, whatever its transport: timed and counted once.
+  const observe = (settings: GatewaySettings, method: AdapterMethod, gatewayId: number | null, call: AdapterCall): AdapterCall => {
+    const transport = settings.gateway_settings.processing_method;
+    options.metrics?.adapterCall({ gatewayId, method, transport }, call.durationS, call.answer.kind === 'response' ? null : call.answer.kind);
+    return call;
+  };
   return {
-    async call(settings, method, body, timeoutMs) {
-      const bodyText = JSON.stringify(body);
-      const signature = settings.validate_signature ? adapterSignature(settings.sign_key, bodyText) : null;
-      const startedAt = performance.now();
-      if (settings.gateway_settings.processing_method === 'rabbit') {
-        const sent = await rabbit.send(settings.gateway_settings, method, bodyText, signature, timeoutMs);
-        return { ...sent, durationS: (performance.now() - startedAt) / 1000 };
-      }
-      const fullLink = settings.gateway_settings.full_link;
-      if (fullLink === undefined) return { answer: { kind: 'network_error', message: 'the gateway has no full_link' }, url: '', durationS: 0 };
-      const url = `${fullLink.replace(/\/$/, '')}/${method}`;
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-      if (signature !== null) headers['x-signature'] = signature;
-      const answer = await send(url, bodyText, headers, timeoutMs, dispatcherFor(settings));
-      return { answer, url, durationS: (performance.now() - startedAt) / 1000 };
+    async call(settings, method, body, timeoutMs, gatewayId = null) {
+      return observe(settings, method, gatewayId, await exchange(settings, method, JSON.stringify(body), timeoutMs));
     },
     close: async () => {
       await Promise.all([dispatcher.close(), rabbit.close(), ...[...gatewayDispatchers.values()].map((agent) => agent.close())]);
     },
   };
+
+  async function exchange(settings: GatewaySettings, method: AdapterMethod, bodyText: string, timeoutMs: number): Promise<AdapterCall> {
+    const signature = settings.validate_signature ? adapterSignature(settings.sign_key, bodyText) : null;
+    const startedAt = performance.now();
+    if (settings.gateway_settings.processing_method === 'rabbit') {
+      const sent = await rabbit.send(settings.gateway_settings, method, bodyText, signature, timeoutMs);
+      return { ...sent, durationS: (performance.now() - startedAt) / 1000 };
+    }
+    const fullLink = settings.gateway_settings.full_link;
+    if (fullLink === undefined) return { answer: { kind: 'network_error', message: 'the gateway has no full_link' }, url: '', durationS: 0 };
+    const url = `${fullLink.replace(/\/$/, '')}/${method}`;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (signature !== null) headers['x-signature'] = signature;
+    const answer = await send(url, bodyText, headers, timeoutMs, dispatcherFor(settings));
+    return { answer, url, durationS: (performance.now() - startedAt) / 1000 };
+  }
 
   async function send(url: string, bodyText: string, headers: Record<string, string>, timeoutMs: number, through: Agent): Promise<AdapterAnswer> {
     try {

@@ -65,3 +65,30 @@ export async function rescheduleWork(db: DbOrTx, outboxId: number, dueAt: Date, 
 export async function listNotificationAttempts(db: Db, paymentId: number): Promise<NotificationAttemptRow[]> {
   return db.select().from(notificationAttempts).where(eq(notificationAttempts.paymentId, paymentId)).orderBy(asc(notificationAttempts.id)).limit(500);
 }
+
+export interface OutboxBacklog {
+  topic: OutboxTopic;
+  open: number; // not done, due or not
+  due: number; // not done and due now: waiting for a worker
+  oldestDueAt: Date | null; // the longest-waiting due row's due time
+}
+
+// The metrics scrape's one query over the open rows (outbox_due_idx covers it: done_at is null, by topic and due_at).
+export async function outboxBacklog(db: Db): Promise<OutboxBacklog[]> {
+  const rows = await db
+    .select({
+      topic: outbox.topic,
+      open: sql<number>`count(*)::int`,
+      due: sql<number>`(count(*) filter (where ${outbox.dueAt} <= now()))::int`,
+      oldestDueAt: sql<string | null>`min(${outbox.dueAt}) filter (where ${outbox.dueAt} <= now())`,
+    })
+    .from(outbox)
+    .where(isNull(outbox.doneAt))
+    .groupBy(outbox.topic);
+  return rows.map((row) => ({
+    ...row,
+    open: Number(row.open),
+    due: Number(row.due),
+    oldestDueAt: row.oldestDueAt === null ? null : new Date(row.oldestDueAt),
+  }));
+}

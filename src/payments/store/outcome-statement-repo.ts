@@ -35,6 +35,7 @@ const OUTCOME_SELECTIONS = {
   created: {
     ...CREATED_COLUMNS,
     gatewayAlias: payments.gatewayAlias,
+    gatewayId: payments.gatewayId,
     redirectRequest: payments.redirectRequest,
     capturedMinor: payments.capturedMinor,
     issuedRecurringToken: payments.issuedRecurringToken,

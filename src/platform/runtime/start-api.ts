@@ -16,6 +16,7 @@ import { loadSecrets } from './secrets.ts';
 import { boundPort, publishServerAddress, serverAddressOf } from './server-address-file.ts';
 import { serveSandboxOverRabbit } from './start-sandbox-adapter.ts';
 import type { RabbitServer } from '@payrail/adapter-kit';
+import { observeService, type ObservedService } from './metrics-listener.ts';
 
 const IDEMPOTENCY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -43,9 +44,12 @@ export async function startApi(
   let app: FastifyInstance | null = null;
   let workers: RunningWorkers | null = null;
   let sandboxRabbit: RabbitServer | null = null;
+  let observed: ObservedService | null = null;
   const tls = config.trustProxy ? null : await loadTls(config.dataDir, config.tlsCertPath, config.tlsKeyPath);
+  // counted from the start; served on a listener of its own once the service listens (metrics-listener.ts)
+  if (config.metrics) observed = observeService(config.metrics, store.database.db, { ledgerChecks: roles.worker });
   // Our own certificate is trusted for adapter calls: the in-process sandbox is reached over HTTPS like any adapter.
-  const adapterClient = createAdapterClient({ extraCa: tls ? [tls.cert] : [] });
+  const adapterClient = createAdapterClient({ extraCa: tls ? [tls.cert] : [], ...(observed ? { metrics: observed.metrics } : {}) });
   try {
     const context = {
       config,
@@ -55,6 +59,7 @@ export async function startApi(
       currencies: buildCurrencyTable(config.extraCurrencies),
       adapterClient,
       sandboxAdapterSecret: secrets.sandboxAdapterSecret,
+      ...(observed ? { metrics: observed.metrics } : {}),
     };
     app = await buildApp(context, { https: tls && { cert: tls.cert, key: tls.key }, api: roles.api });
     if (roles.worker) workers = startWorkers({ context, adapterClient }, app.log, config.workerPollMs);
@@ -65,6 +70,8 @@ export async function startApi(
     const url = tls ? `https://${displayHost(config.host)}:${port}` : `http://${displayHost(config.host)}:${port}`;
     print(`Payrail is listening on ${url} (${store.database.engine}${tls ? '' : ', plain HTTP behind a TLS proxy'})`);
     if (roles.api) print(`Merchant dashboard: ${url}/dashboard (sign-up ${config.signUp})`);
+    const metricsUrl = observed ? await observed.listen(app.log) : null;
+    if (metricsUrl !== null) print(`Prometheus metrics: ${metricsUrl} (a listener of their own, PAYRAIL_METRICS_PORT)`);
     if (tls) print(`TLS certificate${tls.selfSigned ? ' (self-signed, in the data folder)' : ''} SHA-256 fingerprint: ${tls.fingerprint256}`);
     if (secrets.adminKeyCreatedAt) print(`Admin key (shown once; kept in ${secrets.adminKeyCreatedAt}): ${secrets.adminKey}`);
     // The demo data includes a person whose password the docs print: never under NODE_ENV=production.
@@ -86,6 +93,7 @@ export async function startApi(
         clearInterval(sweep);
         await sandboxRabbit?.close();
         await workers?.stop();
+        await observed?.close();
         await running.close();
         await adapterClient.close();
         await store.close();
@@ -94,6 +102,7 @@ export async function startApi(
   } catch (error) {
     await sandboxRabbit?.close();
     await workers?.stop();
+    await observed?.close();
     await app?.close().catch(() => {});
     await adapterClient.close();
     await store.close();
