@@ -77,7 +77,10 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
     if (await foldDailyStats(deps, log)) backlog = true;
     return backlog;
   };
+  // After the loop's pass in flight (which may have claimed the work a test just queued), so that what was due when
+  // tick was called has been handled when it resolves.
   const tick = async () => {
+    await running;
     await pass();
   };
 
