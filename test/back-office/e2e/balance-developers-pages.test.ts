@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInMember, type DashboardClient } from '../../support/dashboard.ts';
+import { signedInContext } from '../../support/dashboard-browser.ts';
 import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
@@ -20,10 +21,7 @@ describe.runIf(browserTestsRunnable)('the Balance and Developers pages in Chromi
     server = await startServerHarness('pglite');
     member = await signedInMember(server, { role: 'developer' });
     browser = await launchBrowser();
-    context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 900 } });
-    await context.addCookies([
-      { name: '__Host-payrail_session', value: member.sessionToken!, url: server.baseUrl, secure: true, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    context = await signedInContext(browser, server.baseUrl, member);
     page = await context.newPage();
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 120_000);

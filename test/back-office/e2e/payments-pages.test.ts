@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { signedInMember, type DashboardClient } from '../../support/dashboard.ts';
+import { signedInContext } from '../../support/dashboard-browser.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const SCREENSHOTS = 'test-output/screenshots';
@@ -35,10 +36,7 @@ describe.runIf(browserTestsRunnable)('the Payments pages in Chromium', () => {
     expect(created.body.payment.status).toBe('approved');
     token = created.body.token;
     browser = await launchBrowser();
-    context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 900 } });
-    await context.addCookies([
-      { name: '__Host-payrail_session', value: member.sessionToken!, url: server.baseUrl, secure: true, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    context = await signedInContext(browser, server.baseUrl, member);
     page = await context.newPage();
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 120_000);

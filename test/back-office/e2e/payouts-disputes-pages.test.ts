@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserTestsRunnable, launchBrowser, type TestBrowser } from '../../support/browser.ts';
 import { signedInMember, type DashboardClient } from '../../support/dashboard.ts';
+import { signedInContext } from '../../support/dashboard-browser.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 import { disputeForm, pngPart, tinyPdf } from '../../payments/integration/disputes-fixtures.ts';
 
@@ -48,10 +49,7 @@ describe.runIf(browserTestsRunnable)('the Payouts, Refunds and Disputes pages in
     });
     disputeToken = ((await dispute.body.json()) as { dispute: { token: string } }).dispute.token;
     browser = await launchBrowser();
-    context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 900 } });
-    await context.addCookies([
-      { name: '__Host-payrail_session', value: member.sessionToken!, url: server.baseUrl, secure: true, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    context = await signedInContext(browser, server.baseUrl, member);
     page = await context.newPage();
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 120_000);
