@@ -10,7 +10,7 @@ export interface AppContext {
   config: Config;
   database: Database;
   masterKey: Buffer;
-  adminKey: string;
+  adminKey: string | null; // null: the admin API answers 401 to every key (operators use /ops)
   currencies: CurrencyTable;
   sandboxAdapterSecret: string; // signs core ↔ sandbox adapter traffic (PAYRAIL_SANDBOX_ADAPTER_SECRET or <data dir>/sandbox-adapter.key)
   metrics?: ServiceMetrics; // absent: nothing is counted (PAYRAIL_METRICS_PORT off)

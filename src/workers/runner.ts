@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessingDeps } from '../payments/index.ts';
 import type { Db } from '../platform/database.ts';
+import { asSystem } from '../platform/lib/audit-context.ts';
 import { claimNotificationWork } from '../payments/index.ts';
 import { claimWork, settleFailedWork, type OutboxRow, type OutboxTopic } from '../payments/index.ts';
 import { voidDueAuthorizations } from './authorization-void.ts';
@@ -31,10 +32,12 @@ interface TopicWorker<W extends Work> {
 // A batch that could not be written keeps its leases: its rows are claimed again once they lapse.
 type TopicPass = (deps: ProcessingDeps, log: FastifyBaseLogger) => Promise<boolean>;
 
-function topicPass<W extends Work>(topic: OutboxTopic, worker: TopicWorker<W>): TopicPass {
+// A worker that changes audited rows (status checks, refund checks) runs as its own actor, `system:<worker>`.
+function topicPass<W extends Work>(topic: OutboxTopic, worker: TopicWorker<W>, actorName: string | null = null): TopicPass {
   return async (deps, log) => {
     const claimed = await worker.claim(deps.context.database.db, CLAIM_BATCH_MAX);
-    await worker.run(deps, claimed, log).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
+    const run = () => worker.run(deps, claimed, log);
+    await (actorName === null ? run() : asSystem(actorName, run)).catch((error: unknown) => log.error({ err: error, topic }, 'outbox batch failed'));
     return claimed.length === CLAIM_BATCH_MAX;
   };
 }
@@ -42,9 +45,9 @@ function topicPass<W extends Work>(topic: OutboxTopic, worker: TopicWorker<W>): 
 // Status checks one by one, each row written when its check ends; notifications are claimed with their payment and
 // the merchant's sealed key, delivered side by side, and every attempt recorded by one statement for the batch.
 const TOPIC_PASSES: readonly TopicPass[] = [
-  topicPass('status_check', { claim: (db, batchSizeMax) => claimWork(db, 'status_check', batchSizeMax), run: runStatusChecks }),
+  topicPass('status_check', { claim: (db, batchSizeMax) => claimWork(db, 'status_check', batchSizeMax), run: runStatusChecks }, 'status-checker'),
   topicPass('notification', { claim: claimNotificationWork, run: deliverNotifications }),
-  topicPass('refund_check', { claim: (db, batchSizeMax) => claimWork(db, 'refund_check', batchSizeMax), run: runRefundChecks }),
+  topicPass('refund_check', { claim: (db, batchSizeMax) => claimWork(db, 'refund_check', batchSizeMax), run: runRefundChecks }, 'refund-checker'),
 ];
 
 async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: FastifyBaseLogger): Promise<void> {
@@ -70,10 +73,10 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
   const pass = async (): Promise<boolean> => {
     let backlog = false;
     for (const runPass of TOPIC_PASSES) if (await runPass(deps, log)) backlog = true;
-    await expireDuePayments(deps, log);
+    await asSystem('expiry', () => expireDuePayments(deps, log));
     if (await deliverUserMessages(deps.context, log)) backlog = true;
     await sweepSignInRecords(deps.context).catch((error: unknown) => log.error({ err: error }, 'sign-in housekeeping failed'));
-    if (await voidDueAuthorizations(deps, log)) backlog = true;
+    if (await asSystem('authorization-void', () => voidDueAuthorizations(deps, log))) backlog = true;
     if (await foldDailyStats(deps, log)) backlog = true;
     return backlog;
   };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { merchants } from '../../payments/store/schema.ts';
 import { createdAt, quoted, updatedAt } from '../../platform/lib/table-columns.ts';
 
@@ -101,5 +101,81 @@ export const dashboardSignInAttempts = pgTable(
   (table) => [
     index('dashboard_sign_in_attempts_email_idx').on(table.email, table.createdAt),
     index('dashboard_sign_in_attempts_ip_idx').on(table.ipAddress, table.createdAt),
+  ],
+);
+
+export const OPERATOR_ROLES = ['admin', 'support', 'finance'] as const;
+const OPERATOR_STATUSES = ['active', 'disabled'] as const;
+
+// The people who run Payrail (the console at /ops). A second factor is not optional: the TOTP secret is set when the
+// account is made (shown once with its password), so no operator can sign in with a password alone.
+export const operators = pgTable(
+  'operators',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(), // lower case
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: OPERATOR_ROLES }).notNull(),
+    status: text('status', { enum: OPERATOR_STATUSES }).notNull().default('active'),
+    totpSecretSealed: text('totp_secret_sealed').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('operators_email_idx').on(table.email),
+    check('operators_role_check', sql`${table.role} in (${quoted(OPERATOR_ROLES)})`),
+    check('operators_status_check', sql`${table.status} in (${quoted(OPERATOR_STATUSES)})`),
+  ],
+);
+
+// A signed-in operator's browser: the dashboard's session shape (token digest, second-factor stage, idle and
+// absolute ends), with no test-mode switch (the console sees both environments).
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenDigest: text('token_digest').notNull(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    stage: text('stage', { enum: SESSION_STAGES }).notNull(),
+    codeAttempts: smallint('code_attempts').notNull().default(0),
+    userAgent: text('user_agent').notNull().default(''),
+    ipAddress: text('ip_address').notNull().default(''),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    uniqueIndex('operator_sessions_token_idx').on(table.tokenDigest),
+    index('operator_sessions_operator_idx').on(table.operatorId),
+    check('operator_sessions_stage_check', sql`${table.stage} in (${quoted(SESSION_STAGES)})`),
+  ],
+);
+
+// The audit log: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE; no code path writes either). Rows come
+// from the audited tables' triggers, in the transaction of the change, and from the back office for actions that
+// change no audited row (a sign-in, a ledger check run, an export). Migration 0015 holds the triggers.
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    actor: text('actor').notNull(), // operator:<id> | member:<id> | key:<prefix> | admin-key | system:<worker>
+    action: text('action').notNull(), // merchant.approve, payment.status_changed, operator.sign_in, …
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>(), // the changed fields before (secrets as "[redacted]")
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    requestId: text('request_id'),
+    ipAddress: text('ip_address'),
+  },
+  (table) => [
+    index('audit_events_subject_idx').on(table.subjectType, table.subjectId, table.id),
+    index('audit_events_actor_idx').on(table.actor, table.id),
+    index('audit_events_action_idx').on(table.action, table.id),
+    // time grows with the id: a BRIN index serves from/to at a fraction of a b-tree's cost per insert
+    index('audit_events_occurred_idx').using('brin', table.occurredAt),
   ],
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { resolveActingProfile } from '../flows/acting-profile.ts';
 import { authenticateAppToken, authenticateSession, type CoreAppToken, type CoreSession } from '../flows/core-auth.ts';
+import { setAuditActor } from '../../platform/lib/audit-context.ts';
 import { isJsonObject } from '../../platform/lib/type-guards.ts';
 
 declare module 'fastify' {
@@ -22,6 +23,7 @@ export function registerSessionAuth(scope: FastifyInstance): void {
   scope.decorateRequest('actingProfileId', null);
   scope.addHook('onRequest', async (request) => {
     request.coreSession = await authenticateSession(scope.payrail.database.db, header(request, 'session-token'));
+    setAuditActor(`user:${request.coreSession.userId}`);
   });
 }
 
@@ -30,6 +32,7 @@ export function registerAppTokenAuth(scope: FastifyInstance): void {
   scope.decorateRequest('coreAppToken', null);
   scope.addHook('onRequest', async (request) => {
     request.coreAppToken = await authenticateAppToken(scope.payrail.database.db, header(request, 'app-token'));
+    setAuditActor(`app-token:${request.coreAppToken.appTokenId}`);
   });
 }
 

@@ -3,6 +3,7 @@ import { AVAILABLE_SHARDS, type LedgerPosting } from '../../ledger/index.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions } from '../../ledger/store/schema.ts';
 import type { PaymentStatus, PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
+import { currentActor } from '../../platform/lib/audit-context.ts';
 import type { Db } from '../../platform/database.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import { outcomeNotificationSql } from './notification-events-repo.ts';
@@ -95,8 +96,8 @@ function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelecti
     select moved.id, entries.value ->> 'kind', entries.value -> 'entry'
     from moved cross join jsonb_array_elements(${value('logs')}::jsonb) with ordinality as entries(value, position)
     order by entries.position`);
-  const recorded = db.$with('recorded', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause, created_at)
-    select moved.id, ${value('from')}::text, ${value('to')}::text, ${value('cause')}::text, ${now} from moved`);
+  const recorded = db.$with('recorded', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause, actor, created_at)
+    select moved.id, ${value('from')}::text, ${value('to')}::text, ${value('cause')}::text, ${value('actor')}::text, ${now} from moved`);
   const closed = db.$with('closed', {}).as(sql`update ${outbox} set done_at = ${now} from moved
     where outbox.payment_id = moved.id and outbox.payment_id = ${value('id')} and outbox.topic = 'status_check' and outbox.done_at is null`);
   const notification = { occurredAt: sql`${value('now')}::text`, eventId: sql`${value('eventId')}::text`, declineReason: sql`${value('declineReason')}::text` };
@@ -161,6 +162,7 @@ export async function writeOutcome<S extends OutcomeSelection>(db: Db, paymentId
     from: write.expected,
     to: transition?.to ?? null,
     cause: write.cause,
+    actor: currentActor(),
     now: new Date().toISOString(),
     declineReason: write.declineReason,
     touched: Object.keys(details).length > 0,

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../../platform/database.ts';
 import type { PaymentSearch } from '../domain/payment-search.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
+import { currentActor } from '../../platform/lib/audit-context.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import type { Environment } from './merchants-repo.ts';
 import { outbox, paymentStatusChanges, payments } from './schema.ts';
@@ -86,8 +87,8 @@ export type CreatedPaymentRow = Pick<PaymentRow, keyof typeof CREATED_COLUMNS>;
 // A new payment's first row of status history (tables-status-changes.ts), in the statement that inserts it (the CTE
 // `created`): the status it is born with, from none, with the cause its creator gives.
 function recordedBirth(db: DbOrTx) {
-  return db.$with('born', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause)
-    select created.id, null, created.status, ${sql.placeholder('cause')}::text from created`);
+  return db.$with('born', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause, actor)
+    select created.id, null, created.status, ${sql.placeholder('cause')}::text, ${sql.placeholder('actor')}::text from created`);
 }
 
 function prepareInsert(db: DbOrTx) {
@@ -107,7 +108,7 @@ export async function insertPayment(db: DbOrTx, row: PaymentInsert, cause: Statu
     prepared = prepareInsert(db);
     preparedInserts.set(db, prepared);
   }
-  const [inserted] = await prepared.execute({ ...row, cause, expiresAt: row.expiresAt?.toISOString() ?? null });
+  const [inserted] = await prepared.execute({ ...row, cause, actor: currentActor(), expiresAt: row.expiresAt?.toISOString() ?? null });
   if (!inserted) throw new Error('payment insert returned no row');
   return inserted;
 }
@@ -156,6 +157,7 @@ export async function insertPendingPayment(
     ...sentTo,
     status: transition.to,
     cause,
+    actor: currentActor(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
     statusCheckDueAt: statusCheckDueAt.toISOString(),
   });

@@ -3,6 +3,7 @@ import type { PaymentStatus } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import type { Db, DbOrTx } from '../../platform/database.ts';
 import { paymentStatusChanges } from './schema.ts';
+import { currentActor } from '../../platform/lib/audit-context.ts';
 
 // A payment's recorded status history (tables-status-changes.ts). The one-statement writers (the inserts of
 // payments-repo.ts, outcome-statement-repo.ts) write their row in their own statement; the others call this.
@@ -23,7 +24,7 @@ export interface StatusChangeInsert {
 
 export async function insertStatusChange(db: DbOrTx, change: StatusChangeInsert): Promise<void> {
   const { at, ...columns } = change;
-  await db.insert(paymentStatusChanges).values({ ...columns, createdAt: at });
+  await db.insert(paymentStatusChanges).values({ ...columns, actor: currentActor(), createdAt: at });
 }
 
 export async function listStatusChanges(db: Db, paymentId: number): Promise<StatusChangeRow[]> {

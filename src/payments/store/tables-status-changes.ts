@@ -19,6 +19,9 @@ export const paymentStatusChanges = pgTable(
     fromStatus: text('from_status', { enum: PAYMENT_STATUSES }), // null: the status the payment was created with
     toStatus: text('to_status', { enum: PAYMENT_STATUSES }).notNull(),
     cause: text('cause', { enum: STATUS_CAUSES }).notNull(),
+    // Who moved it when a request did (platform/lib/audit-context.ts: a merchant key, a member, an operator); null:
+    // the engine, named by the cause. Copied into audit_events by this table's trigger.
+    actor: text('actor'),
     // The move's time: the payment's updated_at as the move left it (its created_at for the first row)
     createdAt: createdAt(),
   },

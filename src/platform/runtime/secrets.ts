@@ -11,7 +11,7 @@ const SANDBOX_ADAPTER_SECRET_CHARS = 32;
 
 export interface ServiceSecrets {
   masterKey: Buffer;
-  adminKey: string;
+  adminKey: string | null; // null: the admin key is off (PAYRAIL_ADMIN_KEY unset with DATABASE_URL)
   adminKeyCreatedAt: string | null; // path of the file the admin key was just written to, to print it once
   sandboxAdapterSecret: string;
 }
@@ -24,7 +24,8 @@ function sandboxAdapterSecretPath(dataDir: string): string {
   return join(dataDir, 'sandbox-adapter.key');
 }
 
-// Keys come from the environment; absent, they are generated once into the data folder (mode 0600).
+// Keys come from the environment; absent, they are generated once into the data folder (mode 0600) — but for the
+// admin key with DATABASE_URL, which is then off.
 export function loadSecrets(config: Config): ServiceSecrets {
   ensureDataDir(config.dataDir);
   if (!config.masterKey && config.nodeEnv === 'production' && config.databaseUrl) {
@@ -35,6 +36,10 @@ export function loadSecrets(config: Config): ServiceSecrets {
     : parseMasterKey(readOrCreateSecretFile(join(config.dataDir, 'master.key'), () => randomHex(MASTER_KEY_BYTES)).value);
   const sandboxAdapterSecret = loadSandboxAdapterSecret(config);
   if (config.adminKey) return { masterKey, adminKey: config.adminKey, adminKeyCreatedAt: null, sandboxAdapterSecret };
+  // Unset with a real PostgreSQL, the admin key is off: operators sign in to /ops, and `payrail operator create`
+  // reaches the database itself. The embedded engine keeps one in the data folder: its database is locked by the
+  // server, so the CLI can reach it only through the admin API.
+  if (config.databaseUrl) return { masterKey, adminKey: null, adminKeyCreatedAt: null, sandboxAdapterSecret };
   const path = adminKeyPath(config.dataDir);
   const adminKeyFile = readOrCreateSecretFile(path, () => `adm_${randomBase64Url(ADMIN_KEY_RANDOM_BYTES)}`);
   return { masterKey, adminKey: adminKeyFile.value, adminKeyCreatedAt: adminKeyFile.created ? path : null, sandboxAdapterSecret };

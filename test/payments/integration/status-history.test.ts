@@ -248,6 +248,38 @@ describe.each(engines)('the recorded status history of payments, on %s', (engine
     }
   });
 
+  // The audit log (audit_events) holds the same moves, each once, with who made it: the merchant key of the request
+  // (its answer from the adapter included), the worker that ran, the admin key, or the engine named by the cause.
+  it('mirrors every move into the audit log once, with its actor', async () => {
+    const rows = await queryRows<{ token: string; key_prefix: string; before: string | null; after: string; cause: string; actor: string }>(
+      harness.database,
+      sql`select p.token, left(k.key_prefix, 15) as key_prefix, a.before ->> 'status' as before, a.after ->> 'status' as after,
+            a.after ->> 'cause' as cause, a.actor
+          from audit_events a join payments p on a.subject_type in ('payment', 'payout') and a.subject_id = p.id::text
+          join merchant_keys k on k.merchant_id = p.merchant_id and k.environment = p.environment
+          where p.merchant_id in (${plain.id}, ${checked.id}) order by a.id`,
+    );
+    const actorOf: Record<string, (keyPrefix: string) => string[]> = {
+      api: (prefix) => [`key:${prefix}`],
+      adapter: (prefix) => [`key:${prefix}`, 'system:status-checker', 'system:adapter'],
+      customer: () => ['system:customer'],
+      callback: () => ['system:callback'],
+      status_check: () => ['system:status-checker'],
+      expiry: () => ['system:expiry'],
+      operator: () => ['admin-key'],
+    };
+    const tokens = new Set(rows.map((row) => row.token));
+    expect(tokens.size).toBeGreaterThanOrEqual(10);
+    for (const token of tokens) {
+      const audited = rows.filter((row) => row.token === token);
+      expect(
+        audited.map((row) => [row.before, row.after, row.cause]),
+        token,
+      ).toEqual(await movesOf(token));
+      for (const row of audited) expect(actorOf[row.cause]?.(row.key_prefix.replace('…', '')), `${token} ${row.cause}`).toContain(row.actor);
+    }
+  });
+
   it('shows the recorded history on the timeline, and infers the history of a payment from before the record', async () => {
     const token = await cardPayment(plain, 'approve-timeline');
     const scope = { merchantId: plain.id, environment: 'production' as const };

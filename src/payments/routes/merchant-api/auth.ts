@@ -3,7 +3,8 @@ import type { AuthenticatedMerchant } from '../../../app-context.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { bearerToken } from '../../../platform/lib/bearer.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
-import { looksLikeMerchantKey, merchantKeyDigest } from '../../../platform/lib/merchant-key.ts';
+import { setAuditActor } from '../../../platform/lib/audit-context.ts';
+import { looksLikeMerchantKey, merchantKeyDigest, merchantKeyDisplayPrefix } from '../../../platform/lib/merchant-key.ts';
 import { findKeyOwnerByDigest } from '../../flows/merchants.ts';
 
 const unauthorized = () => new ApiError('unauthorized', 401, 'a valid merchant key is required: Authorization: Bearer <key>');
@@ -28,6 +29,7 @@ async function authenticateMerchant(app: FastifyInstance, request: FastifyReques
     app.merchantKeyCache.set(digest, owner, generation);
   }
   if (owner.merchantStatus !== 'active') throw new ApiError('merchant_disabled', 403, 'this merchant is disabled');
+  setAuditActor(`key:${merchantKeyDisplayPrefix(key, owner.environment).replace('…', '')}`);
   return { merchantId: owner.merchantId, environment: owner.environment, paymentDefaults: owner.paymentDefaults };
 }
 
