@@ -17,7 +17,7 @@ module.exports = {
     {
       name: 'no-orphans',
       severity: 'error',
-      from: { orphan: true, path: '^src/', pathNot: '[.]d[.]ts$|^src/payments/routes/checkout/assets/|^src/back-office/routes/dashboard/assets/' },
+      from: { orphan: true, path: '^src/', pathNot: '[.]d[.]ts$|^src/payments/routes/checkout/assets/|^src/back-office/pages/assets/' },
       to: {},
     },
 

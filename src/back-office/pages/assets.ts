@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../../platform/lib/errors.ts';
+import { ApiError } from '../../platform/lib/errors.ts';
 
 // The dashboard's scripts and styles: our own files beside this one and the libraries' builds straight from
 // node_modules (no build step, no CDN), each under a URL carrying its content hash, cached for a year.

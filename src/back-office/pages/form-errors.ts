@@ -1,5 +1,5 @@
-import { ApiError } from '../../../platform/lib/errors.ts';
-import { html, type SafeHtml } from '../../../platform/lib/html.ts';
+import { ApiError } from '../../platform/lib/errors.ts';
+import { html, type SafeHtml } from '../../platform/lib/html.ts';
 
 // A flow's refusal as the form shows it: the message, and each field's problem, in an alert the screen reader reads.
 export function problemOf(error: unknown): SafeHtml {

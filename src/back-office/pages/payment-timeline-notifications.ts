@@ -1,18 +1,23 @@
 import type { FastifyRequest } from 'fastify';
-import type { PaymentTimeline } from '../../../payments/index.ts';
-import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import type { DashboardViewer } from '../../flows/sessions.ts';
-import { csrfField, ifAllowed } from './layout.ts';
-import { statusBadge } from './payments-list-view.ts';
+import type { PaymentTimeline } from '../../payments/index.ts';
+import { html, type SafeHtml } from '../../platform/lib/html.ts';
+import { csrfField } from './document.ts';
 import { section, timeOf } from './payment-timeline-sections.ts';
-import { paymentTexts as T } from './texts-payments.ts';
+import { TIMELINE_PERSPECTIVE_TEXTS, timelineTexts as T, type TimelinePerspective } from './payment-timeline-texts.ts';
+import { statusBadge } from './status-badge.ts';
 
 type NotificationRow = PaymentTimeline['notifications'][number];
 
 // The notifications the payment queued for the merchant's callback URL (outbox rows: what each told, its delivery,
-// its next try) and every delivery attempt with the answer; the Resend button for a role that may resend.
-export function notificationsSection(request: FastifyRequest, viewer: DashboardViewer, timeline: PaymentTimeline): SafeHtml {
+// its next try) and every delivery attempt with the answer; the Resend button for a viewer who may resend, posting to
+// `${base}/payments/<token>/notifications/resend`.
+export function notificationsSection(
+  request: FastifyRequest,
+  viewer: { base: string; perspective: TimelinePerspective; mayResend: boolean },
+  timeline: PaymentTimeline,
+): SafeHtml {
   const { payment } = timeline;
+  const heading = TIMELINE_PERSPECTIVE_TEXTS[viewer.perspective].notificationsHeading;
   const rows = timeline.notifications.map(
     (row) => html`<tr>
   <td>${timeOf(row.createdAt)}</td><td>${row.eventSequence ?? ''}</td><td>${eventOf(row)}</td><td>${toldOf(row)}</td>
@@ -23,21 +28,19 @@ export function notificationsSection(request: FastifyRequest, viewer: DashboardV
   const queued =
     rows.length === 0
       ? html`<p class="empty">${T.noNotifications}</p>`
-      : html`<div class="table-wrap"><table><caption class="visually-hidden">${T.notificationsHeading}</caption><thead><tr>
+      : html`<div class="table-wrap"><table><caption class="visually-hidden">${heading}</caption><thead><tr>
   <th scope="col">${T.columnTime}</th><th scope="col">#</th><th scope="col">${T.columnEvent}</th><th scope="col">${T.columnTold}</th>
   <th scope="col">${T.columnDelivery}</th><th scope="col">${T.columnNextTry}</th><th scope="col">Event id</th>
 </tr></thead><tbody>${rows}</tbody></table></div>`;
-  const resend = ifAllowed(
-    viewer,
-    'resend',
-    html`<form method="post" action="/dashboard/payments/${payment.token}/notifications/resend" class="inline">
+  const resend = viewer.mayResend
+    ? html`<form method="post" action="${viewer.base}/payments/${payment.token}/notifications/resend" class="inline">
   ${csrfField(request)}
   <button type="submit" class="secondary" data-confirm="${T.resendConfirm}">${T.resend}</button>
-</form>`,
-  );
+</form>`
+    : '';
   return section(
     'notifications',
-    T.notificationsHeading,
+    heading,
     html`${payment.callbackUrl === null ? '' : html`<p>Callback URL: <code>${payment.callbackUrl}</code></p>`}
 ${queued}
 ${resend}

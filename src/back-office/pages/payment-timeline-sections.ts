@@ -1,12 +1,13 @@
-import type { PaymentTimeline, StatusHistoryEntry } from '../../../payments/index.ts';
-import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
-import { html, type SafeHtml } from '../../../platform/lib/html.ts';
+import type { PaymentTimeline, StatusHistoryEntry } from '../../payments/index.ts';
+import type { CurrencyTable } from '../../platform/lib/currencies.ts';
+import { html, type SafeHtml } from '../../platform/lib/html.ts';
 import { amountText } from './amount-text.ts';
-import { statusBadge } from './payments-list-view.ts';
-import { CAUSE_LABELS, EXCHANGE_LABELS, paymentTexts as T } from './texts-payments.ts';
+import { CAUSE_LABELS, EXCHANGE_LABELS, TIMELINE_PERSPECTIVE_TEXTS, timelineTexts as T, type TimelinePerspective } from './payment-timeline-texts.ts';
+import { statusBadge } from './status-badge.ts';
 
 // The timeline page's record sections, each with its empty state: status changes, refunds, disputes, conflicts,
-// gateway exchanges and ledger postings (notifications: payment-notifications-view.ts).
+// gateway exchanges and ledger postings (notifications: payment-timeline-notifications.ts). The dashboard and the
+// console show the same sections; `base` is where the viewer's own pages are (/dashboard or /ops).
 
 const ENTRY_CHARS_MAX = 20_000; // an exchange shown on the page; the API's GET /api/v1/payments/{token} has it whole
 
@@ -66,10 +67,10 @@ export function refundsSection(currencies: CurrencyTable, timeline: PaymentTimel
   return section('refunds', T.refundsHeading, body);
 }
 
-export function disputesSection(currencies: CurrencyTable, timeline: PaymentTimeline): SafeHtml {
+export function disputesSection(currencies: CurrencyTable, timeline: PaymentTimeline, base: string): SafeHtml {
   const rows = timeline.disputes.map(
     (dispute) => html`<tr>
-  <td>${timeOf(dispute.createdAt)}</td><th scope="row"><a href="/dashboard/disputes/${dispute.token}"><code>${dispute.token}</code></a></th>
+  <td>${timeOf(dispute.createdAt)}</td><th scope="row"><a href="${base}/disputes/${dispute.token}"><code>${dispute.token}</code></a></th>
   <td class="num">${amountText(currencies, dispute.amountMinor, dispute.currency)}</td><td>${statusBadge(dispute.status)}</td>
   <td>${dispute.resolvedAt === null ? '' : timeOf(dispute.resolvedAt)}</td><td>${dispute.resolutionNote ?? ''}</td>
 </tr>`,
@@ -125,7 +126,7 @@ function answerOf(entry: Record<string, unknown>): string {
   return typeof entry['status'] === 'number' ? `HTTP ${entry['status']}` : '';
 }
 
-export function postingsSection(currencies: CurrencyTable, timeline: PaymentTimeline): SafeHtml {
+export function postingsSection(currencies: CurrencyTable, timeline: PaymentTimeline, perspective: TimelinePerspective): SafeHtml {
   const rows = timeline.postings.map(
     (posting) => html`<tr>
   <td>${timeOf(posting.createdAt)}</td><td>${kindLabel(posting.kind)}</td>
@@ -135,7 +136,10 @@ export function postingsSection(currencies: CurrencyTable, timeline: PaymentTime
   )}</ul></td>
 </tr>`,
   );
-  const body = rows.length === 0 ? emptyState(T.noPostings) : table(T.postingsHeading, [T.columnTime, T.columnEvent, T.columnAccount], rows);
+  const body =
+    rows.length === 0
+      ? emptyState(TIMELINE_PERSPECTIVE_TEXTS[perspective].noPostings)
+      : table(T.postingsHeading, [T.columnTime, T.columnEvent, T.columnAccount], rows);
   return section('postings', T.postingsHeading, body);
 }
 

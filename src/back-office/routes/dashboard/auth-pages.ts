@@ -3,10 +3,11 @@ import { ApiError } from '../../../platform/lib/errors.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { confirmSignUp, startSignUp } from '../../flows/signup.ts';
 import { confirmSecondFactor, startSignIn } from '../../flows/sign-in.ts';
-import { formText } from './guard.ts';
-import { csrfField, publicPage } from './layout.ts';
+import { formText } from '../../pages/machinery.ts';
+import { publicPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 import { setSessionCookie } from './session-cookie.ts';
-import { problemOf } from './form-errors.ts';
+import { problemOf } from '../../pages/form-errors.ts';
 import { resetPages } from './reset-pages.ts';
 
 const PENDING_COOKIE = '__Host-payrail_signin'; // the half session between password and second factor

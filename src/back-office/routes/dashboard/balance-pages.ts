@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { getBalance, getStatement, type StatementLine, type StatementPage, type WalletAmounts } from '../../../ledger/index.ts';
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import { amountText, utcMinute } from './amount-text.ts';
+import { amountText, utcMinute } from '../../pages/amount-text.ts';
 import { viewerOf } from './guard.ts';
 import { memberPage } from './layout.ts';
 import { STATEMENT_ROWS_DEFAULT, statementHref, statementParamsOf, type StatementParams } from './statement-query.ts';

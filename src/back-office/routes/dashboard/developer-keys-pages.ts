@@ -3,9 +3,10 @@ import { getMerchant, issueProductionKey, rotateMerchantKey } from '../../../pay
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { html } from '../../../platform/lib/html.ts';
 import { MODE_NAMES, showDevelopers } from './developers-pages.ts';
-import { problemOf } from './form-errors.ts';
+import { problemOf } from '../../pages/form-errors.ts';
 import { requireAction } from './guard.ts';
-import { csrfField, memberPage } from './layout.ts';
+import { memberPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 import { developerTexts as T } from './texts-developers.ts';
 
 type Environment = 'sandbox' | 'production';

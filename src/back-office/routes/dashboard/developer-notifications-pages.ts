@@ -3,10 +3,12 @@ import { listMerchantNotifications, resendNotification, type MerchantNotificatio
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
-import { utcMinute } from './amount-text.ts';
-import { problemOf } from './form-errors.ts';
+import { utcMinute } from '../../pages/amount-text.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { recordAuditEvent } from '../../flows/audit-log.ts';
 import { requireAction, viewerOf } from './guard.ts';
-import { csrfField, ifAllowed, memberPage } from './layout.ts';
+import { ifAllowed, memberPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 
 const NOTIFICATIONS_PER_PAGE = 25;
 
@@ -67,6 +69,7 @@ ${table}
     const viewer = requireAction(request, 'resend');
     try {
       await resendNotification(db, { merchantId: viewer.merchantId, environment: viewer.environment }, request.params.token);
+      await recordAuditEvent(db, { action: 'notification.resend', subjectType: 'payment', subjectId: request.params.token });
     } catch (error) {
       // Not final, or no callbackUrl: said on the list; another merchant's token is the error page's 404.
       if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;

@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMerchant } from '../../../payments/index.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
-import { utcMinute } from './amount-text.ts';
+import { utcMinute } from '../../pages/amount-text.ts';
 import { signatureSection, testCardsSection } from './developers-docs.ts';
 import { viewerOf } from './guard.ts';
-import { csrfField, ifAllowed, memberPage } from './layout.ts';
+import { ifAllowed, memberPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 import { developerTexts as T } from './texts-developers.ts';
 
 type Environment = 'sandbox' | 'production';

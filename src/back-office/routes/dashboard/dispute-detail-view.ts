@@ -11,10 +11,10 @@ import {
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { roleMay } from '../../domain/roles.ts';
-import { amountText, utcMinute } from './amount-text.ts';
+import { amountText, utcMinute } from '../../pages/amount-text.ts';
 import { viewerOf } from './guard.ts';
 import { memberPage } from './layout.ts';
-import { statusBadge } from './payments-list-view.ts';
+import { statusBadge } from '../../pages/status-badge.ts';
 import { bytesText, disputeTexts as T } from './texts-payouts.ts';
 
 const MEBIBYTE = 1024 * 1024;

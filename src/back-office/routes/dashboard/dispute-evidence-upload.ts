@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { addDisputeEvidence, DISPUTE_MULTIPART_OPTIONS, evidenceQuotaOf, readDisputeForm } from '../../../payments/index.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { showDispute, type DisputePageContext } from './dispute-detail-view.ts';
-import { problemOf } from './form-errors.ts';
+import { recordAuditEvent } from '../../flows/audit-log.ts';
+import { problemOf } from '../../pages/form-errors.ts';
 import { requireAction } from './guard.ts';
 
 type StagedDocuments = Awaited<ReturnType<typeof readDisputeForm>>['documents'];
@@ -31,6 +32,12 @@ export async function disputeEvidenceUpload(app: FastifyInstance, options: { con
       const dispute = await addDisputeEvidence(deps, viewer, request.params.token, {
         documents: staged,
         evidenceQuotaBytes: context.evidenceQuotaBytes,
+      });
+      await recordAuditEvent(deps.db, {
+        action: 'dispute.add_evidence',
+        subjectType: 'dispute',
+        subjectId: dispute.token,
+        after: { documents: staged.length },
       });
       return reply.redirect(`/dashboard/disputes/${dispute.token}?added=${staged.length}`, 303);
     } catch (error) {

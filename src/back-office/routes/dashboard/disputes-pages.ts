@@ -12,13 +12,14 @@ import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { DocumentStore } from '../../../platform/lib/document-store.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import { amountText, utcMinute } from './amount-text.ts';
+import { amountText, utcMinute } from '../../pages/amount-text.ts';
 import { showDispute, type DisputePageContext } from './dispute-detail-view.ts';
 import { disputeEvidenceUpload } from './dispute-evidence-upload.ts';
-import { problemOf } from './form-errors.ts';
-import { formText, viewerOf } from './guard.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { viewerOf } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
 import { memberPage } from './layout.ts';
-import { statusBadge } from './payments-list-view.ts';
+import { statusBadge } from '../../pages/status-badge.ts';
 import { pagesNav } from './pages-nav.ts';
 import { disputeTexts as T } from './texts-payouts.ts';
 

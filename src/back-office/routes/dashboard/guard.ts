@@ -6,7 +6,6 @@ import type { DashboardViewer } from '../../flows/sessions.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     viewer: DashboardViewer | null; // the signed-in member of a dashboard request; null on public pages
-    csrfToken: string; // the token every state-changing form of the page carries
   }
 }
 
@@ -21,11 +20,4 @@ export function requireAction(request: FastifyRequest, action: DashboardAction):
   const viewer = viewerOf(request);
   if (!roleMay(viewer.role, action)) throw new ApiError('forbidden', 403, `the ${viewer.role} role may not do this`);
   return viewer;
-}
-
-// A form's text field, whatever @fastify/formbody made of it ('' when absent or repeated).
-export function formText(body: unknown, name: string): string {
-  if (typeof body !== 'object' || body === null) return '';
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : '';
 }

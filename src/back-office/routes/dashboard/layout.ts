@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
 import { roleMay } from '../../domain/roles.ts';
-import { assetUrl } from './assets.ts';
+import { csrfField, documentShell, sendHtml, type PageScript } from '../../pages/document.ts';
 import { t, type TextKey } from './texts.ts';
 
 // Every dashboard page in one frame: skip link, navigation, the test-mode switch and banner, one h1, main content.
@@ -26,44 +26,7 @@ export interface PageContent {
   area: NavArea;
   body: SafeHtml;
   status?: number;
-  scripts?: readonly ('uplot.js' | 'charts.js')[];
-}
-
-// No inline script, no inline style: every page's scripts and styles come from /dashboard/assets.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function documentShell(title: string, inner: SafeHtml, scripts: readonly ('uplot.js' | 'charts.js')[]): SafeHtml {
-  const extraStyles = scripts.includes('uplot.js') ? html`<link rel="stylesheet" href="${assetUrl('uplot.css')}">` : '';
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title} · ${t('app.name')}</title>
-<link rel="stylesheet" href="${assetUrl('dashboard.css')}">${extraStyles}
-<script src="${assetUrl('htmx.js')}" defer></script>
-<script src="${assetUrl('dashboard.js')}" defer></script>
-${scripts.map((name) => html`<script src="${assetUrl(name)}" defer></script>`)}
-</head>
-<body>
-<a class="skip" href="#main">${t('nav.skip')}</a>
-${inner}
-</body>
-</html>`;
-}
-
-export function csrfField(request: FastifyRequest): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${request.csrfToken}">`;
+  scripts?: readonly PageScript[];
 }
 
 function modeSwitch(request: FastifyRequest, viewer: DashboardViewer): SafeHtml {
@@ -85,6 +48,7 @@ export function memberPage(request: FastifyRequest, reply: FastifyReply, content
   const banners = [
     viewer.environment === 'sandbox' ? html`<p class="banner test" role="status">${t('mode.sandboxBanner')}</p>` : '',
     viewer.merchantReviewStatus === 'pending_review' ? html`<p class="banner review">${t('review.pending')}</p>` : '',
+    viewer.merchantReviewStatus === 'rejected' ? html`<p class="banner error">${t('review.rejected')} ${viewer.merchantReviewNote ?? ''}</p>` : '',
     viewer.merchantActive ? '' : html`<p class="banner error">${t('merchant.disabled')}</p>`,
   ];
   const inner = html`<header class="top ${viewer.environment === 'sandbox' ? 'test' : 'live'}">
@@ -110,10 +74,6 @@ export function publicPage(reply: FastifyReply, content: { title: string; body: 
 ${content.body}
 </main>`;
   return sendHtml(reply, content.status ?? 200, documentShell(content.title, inner, []));
-}
-
-function sendHtml(reply: FastifyReply, status: number, document: SafeHtml): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', CONTENT_SECURITY_POLICY).send(document.html);
 }
 
 // What the page shows of an action the viewer's role may not take: nothing.

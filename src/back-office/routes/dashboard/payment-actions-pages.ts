@@ -12,8 +12,9 @@ import { currencyExponent, type CurrencyTable } from '../../../platform/lib/curr
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { parseAmountInput } from '../../domain/amount-input.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
-import { problemOf } from './form-errors.ts';
-import { formText, requireAction } from './guard.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { requireAction } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
 import { memberPage } from './layout.ts';
 import { actionTitle, confirmActionView, PAYMENT_ACTIONS, type PaymentAction } from './payment-actions-view.ts';
 import type { DoneNotice } from './texts-payments.ts';

@@ -3,9 +3,9 @@ import type { PaymentRow } from '../../../payments/index.ts';
 import { currencyExponent, type CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { decimalTextOf } from '../../domain/amount-input.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import { amountText } from './amount-text.ts';
-import { csrfField } from './layout.ts';
-import { statusBadge } from './payments-list-view.ts';
+import { amountText } from '../../pages/amount-text.ts';
+import { csrfField } from '../../pages/document.ts';
+import { statusBadge } from '../../pages/status-badge.ts';
 import { paymentTexts as T } from './texts-payments.ts';
 
 export type PaymentAction = 'refund' | 'capture' | 'void' | 'cancel';

@@ -1,7 +1,8 @@
 import { PAYMENT_STATUSES, type PaymentListResult, type PaymentRow } from '../../../payments/index.ts';
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import { amountText, utcMinute } from './amount-text.ts';
+import { amountText, utcMinute } from '../../pages/amount-text.ts';
+import { statusBadge } from '../../pages/status-badge.ts';
 import { exportHref, isFiltered, listHref, PER_PAGE_CHOICES, type PaymentListParams } from './payments-query.ts';
 import { paymentTexts as T } from './texts-payments.ts';
 
@@ -76,8 +77,4 @@ function paymentRow(currencies: CurrencyTable, payment: PaymentRow): SafeHtml {
   <td>${statusBadge(payment.status)}</td>
   <td class="num">${amountText(currencies, payment.amountMinor, payment.currency)}</td>
 </tr>`;
-}
-
-export function statusBadge(status: string): SafeHtml {
-  return html`<span class="status status-${status}">${status}</span>`;
 }

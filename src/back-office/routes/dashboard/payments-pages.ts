@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findPayments, paymentTimeline, resendNotification, type PaymentListResult } from '../../../payments/index.ts';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import { problemOf } from './form-errors.ts';
-import { formText, requireAction, viewerOf } from './guard.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { requireAction, viewerOf } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
 import { memberPage } from './layout.ts';
 import { paymentActionsPages, scopeOf } from './payment-actions-pages.ts';
-import { paymentTimelineView } from './payment-timeline-view.ts';
+import { dashboardTimelineView } from './payment-timeline-view.ts';
 import { sendPaymentsCsv } from './payments-csv.ts';
 import { paymentsListView } from './payments-list-view.ts';
 import { exportQueryOf, listParamsOf, listQueryOf } from './payments-query.ts';
@@ -53,7 +54,7 @@ export async function paymentsPages(app: FastifyInstance): Promise<void> {
   const showTimeline = async (request: TokenRequest, reply: FastifyReply, notice: SafeHtml | '', status = 200) => {
     const viewer = viewerOf(request);
     const timeline = await paymentTimeline(db, scopeOf(viewer), request.params.token);
-    const body = paymentTimelineView(request, viewer, currencies, timeline, notice);
+    const body = dashboardTimelineView(request, viewer, currencies, timeline, notice);
     return memberPage(request, reply, { title: T.timelineTitle(timeline.payment.token), area: 'payments', status, body });
   };
 

@@ -1,5 +1,5 @@
 import { readPaymentSearch, type PaymentListQuery } from '../../../payments/index.ts';
-import { formText } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
 
 // The Payments list's address: the filters of GET /api/v1/payments (dateFrom, dateTo, operationType, orderNumber,
 // perPage, cursor) and the dashboard's search (token, customer e-mail, card's last 4, status), as the filter form

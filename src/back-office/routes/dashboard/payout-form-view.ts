@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { PAYOUT_KINDS, payoutKindOf, type PayoutFormField, type PayoutFormValues, type PayoutKind } from '../../domain/payout-form.ts';
-import { amountText } from './amount-text.ts';
-import { csrfField } from './layout.ts';
+import { amountText } from '../../pages/amount-text.ts';
+import { csrfField } from '../../pages/document.ts';
 import { payoutFormTexts as T, payoutTexts } from './texts-payouts.ts';
 
 export interface PayoutWallet {

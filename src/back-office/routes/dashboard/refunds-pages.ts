@@ -3,11 +3,12 @@ import { commissionFor } from '../../../ledger/index.ts';
 import { findMerchantRefunds, getRefund, type RefundListResult, type RefundRow } from '../../../payments/index.ts';
 import type { CurrencyTable } from '../../../platform/lib/currencies.ts';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
-import { amountText, utcMinute } from './amount-text.ts';
-import { problemOf } from './form-errors.ts';
-import { formText, viewerOf } from './guard.ts';
+import { amountText, utcMinute } from '../../pages/amount-text.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { viewerOf } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
 import { memberPage } from './layout.ts';
-import { statusBadge } from './payments-list-view.ts';
+import { statusBadge } from '../../pages/status-badge.ts';
 import { pagesNav } from './pages-nav.ts';
 import { refundTexts as T } from './texts-payouts.ts';
 

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { completePasswordReset, requestPasswordReset } from '../../flows/account.ts';
 import { acceptInvite, inviteOf } from '../../flows/team.ts';
-import { problemOf } from './form-errors.ts';
-import { formText } from './guard.ts';
-import { csrfField, publicPage } from './layout.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { formText } from '../../pages/machinery.ts';
+import { publicPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 
 // The pages of e-mailed links: password reset (request, then the new password) and a team invitation.
 export async function resetPages(app: FastifyInstance): Promise<void> {

@@ -6,11 +6,13 @@ import { html, type SafeHtml } from '../../../platform/lib/html.ts';
 import { SANDBOX_TEST_CARD_NUMBERS } from '../../../platform/lib/sandbox-test-cards.ts';
 import { parseAmountInput } from '../../domain/amount-input.ts';
 import type { DashboardViewer } from '../../flows/sessions.ts';
-import { amountText } from './amount-text.ts';
+import { amountText } from '../../pages/amount-text.ts';
 import { scenarioLabel } from './developers-docs.ts';
-import { problemOf } from './form-errors.ts';
-import { formText, requireAction } from './guard.ts';
-import { csrfField, memberPage } from './layout.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { requireAction } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
+import { memberPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 import { developerTexts as T } from './texts-developers.ts';
 
 type Scenario = keyof typeof SANDBOX_TEST_CARD_NUMBERS;

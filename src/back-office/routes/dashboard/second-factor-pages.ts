@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../platform/lib/errors.ts';
 import { html, raw, type SafeHtml } from '../../../platform/lib/html.ts';
 import { confirmTotpEnrollment, pendingTotpEnrollment, startTotpEnrollment } from '../../flows/account.ts';
-import { problemOf } from './form-errors.ts';
-import { formText, viewerOf } from './guard.ts';
-import { csrfField, memberPage } from './layout.ts';
+import { problemOf } from '../../pages/form-errors.ts';
+import { viewerOf } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
+import { memberPage } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 
 // Enrolling an authenticator app: a QR code drawn here (the secret goes to no third party), then its first code.
 export async function secondFactorPages(app: FastifyInstance): Promise<void> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { endOwnSession, switchEnvironment } from '../../flows/sessions.ts';
-import { formText, viewerOf } from './guard.ts';
+import { viewerOf } from './guard.ts';
+import { formText } from '../../pages/machinery.ts';
 import { clearSessionCookie } from './session-cookie.ts';
 
 // The test-mode switch and logout: in the frame of every member page.

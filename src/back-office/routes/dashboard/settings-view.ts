@@ -6,7 +6,8 @@ import type { DashboardDeps } from '../../flows/dashboard-deps.ts';
 import { listOwnSessions } from '../../flows/sessions.ts';
 import { listTeam } from '../../flows/team.ts';
 import { viewerOf } from './guard.ts';
-import { csrfField, ifAllowed } from './layout.ts';
+import { ifAllowed } from './layout.ts';
+import { csrfField } from '../../pages/document.ts';
 
 // The Settings page's sections; each form appears only for a role that may send it.
 export async function settingsView(deps: DashboardDeps, request: FastifyRequest, notice?: SafeHtml): Promise<SafeHtml> {

@@ -19,6 +19,7 @@ const en = {
   'mode.switchToLive': 'Switch to live data',
   'mode.switchToTest': 'Switch to test data',
   'review.pending': 'Your account is waiting for an operator’s review: live payments start once it is approved. Test mode works now.',
+  'review.rejected': 'An operator has rejected your account: it gets no live key. The reason given:',
   'merchant.disabled': 'This merchant is disabled by an operator: its API keys are refused.',
   'empty.generic': 'Nothing here yet.',
   'error.title': 'Something went wrong',
