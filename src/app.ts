@@ -10,6 +10,7 @@ import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifySer
 import { gatewayAdminRoutes } from './payments/routes/admin/gateways/routes.ts';
 import { merchantAdminRoutes } from './payments/routes/admin/merchants/routes.ts';
 import { registerAdminAuth } from './platform/lib/admin-auth.ts';
+import { registerAuditContext } from './platform/lib/audit-hooks.ts';
 import type { AppContext } from './app-context.ts';
 import { registerErrorHandling } from './platform/lib/error-handler.ts';
 import { clientAddressBucket, merchantKeyBucket, rateLimitHook, registerRateLimiting } from './platform/lib/rate-limits.ts';
@@ -52,7 +53,10 @@ import { bankAccountAdminRoutes } from './core-banking/routes/admin/bank-account
 import { coreBankingRoutes } from './core-banking/routes/routes.ts';
 import { cardPageRoutes } from './core-banking/routes/card-pages/routes.ts';
 import { dashboardRoutes } from './back-office/routes/dashboard/plugin.ts';
+import { opsRoutes } from './back-office/routes/ops/plugin.ts';
 import { dashboardInvitationAdminRoutes } from './back-office/routes/admin-invitations/routes.ts';
+import { operatorAdminRoutes } from './back-office/routes/admin-operators/routes.ts';
+import { auditAdminRoutes } from './back-office/routes/admin-audit/routes.ts';
 import { sql } from 'drizzle-orm';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -103,6 +107,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   registerSecurityHeaders(app, { hsts: Boolean(options.https) || context.config.trustProxy });
   await registerRateLimiting(app);
 
+  registerAuditContext(app); // first: every later hook and handler runs in the request's audit context
   // A callback-style hook: this runs on every request, and skips a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -174,6 +179,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
   await app.register(coreBankingRoutes);
   await app.register(cardPageRoutes); // hosted card data and PIN pages of the core banking card links
   await app.register(dashboardRoutes, { prefix: '/dashboard' }); // the merchant dashboard (src/back-office)
+  await app.register(opsRoutes, { prefix: '/ops' }); // the operator console (src/back-office)
 
   await app.register(
     async (adminScope) => {
@@ -184,6 +190,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       registerAdminAuth(adminScope);
       await adminScope.register(merchantAdminRoutes);
       await adminScope.register(dashboardInvitationAdminRoutes);
+      await adminScope.register(operatorAdminRoutes);
+      await adminScope.register(auditAdminRoutes);
       await adminScope.register(gatewayAdminRoutes);
       await adminScope.register(commissionAdminRoutes);
       await adminScope.register(ledgerAdminRoutes);

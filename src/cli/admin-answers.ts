@@ -14,6 +14,7 @@ export const MerchantSummary = Type.Object({
   display_name: Nullable(Type.String()),
   status: Type.String(),
   review_status: Type.Optional(Type.String()),
+  review_note: Type.Optional(Nullable(Type.String())),
   created_at: Type.String(),
   keys: Type.Array(Type.Object({ environment: Type.String(), prefix: Type.String() })),
 });

@@ -67,6 +67,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         description: 'approve a merchant that signed up in the dashboard: it may then issue its production key there',
         options: ['id'],
       },
+      reject: {
+        synopsis: 'merchant reject --id ID --reason TEXT',
+        description: 'reject a merchant waiting for review, with the reason its dashboard shows: it gets no production key',
+        options: ['id', 'reason'],
+      },
       invite: {
         synopsis: 'merchant invite --id ID --email E [--member-role owner|developer|support|viewer]',
         description: 'send a person a link to join the merchant’s dashboard (default role owner; the way in when sign-up is closed)',
@@ -161,6 +166,34 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         synopsis: 'outbox [--limit N]',
         description: 'messages to people (sign-in codes), newest first (--limit 1..500, default 20); without SMTP their text is shown until the code expires',
         options: ['limit'],
+      },
+    },
+  },
+  operator: {
+    summary: 'operator accounts of the console at /ops (password and TOTP)',
+    admin: true,
+    actions: {
+      create: {
+        synopsis: 'operator create --email E --role admin|support|finance',
+        description:
+          'create an operator and print its password and TOTP secret (shown once); sign-in at /ops asks for both.\n' +
+          'With DATABASE_URL and no PAYRAIL_ADMIN_KEY (the admin key off), it writes to the database itself',
+        options: ['email', 'role'],
+      },
+      list: { synopsis: 'operator list', description: 'list operator accounts', options: [] },
+    },
+  },
+  audit: {
+    summary: 'read the audit log (who changed what, when)',
+    admin: true,
+    actions: {
+      [NO_ACTION]: {
+        synopsis: 'audit [--subject TYPE[:ID]] [--actor A] [--action X] [--from T] [--to T] [--limit N|all] [--csv]',
+        description:
+          'the audit log, newest first (default 50 events). --subject merchant or merchant:12; --actor operator:3, member:5,\n' +
+          'key:sk_live_AbCd, admin-key or system:status-checker; --from/--to ISO 8601 times; --csv prints CSV (with --limit all:\n' +
+          'every matching event)',
+        options: ['subject', 'actor', 'action', 'from', 'to', 'limit', 'csv'],
       },
     },
   },

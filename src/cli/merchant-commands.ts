@@ -10,6 +10,7 @@ export interface MerchantCommandOptions {
   environment?: string | undefined;
   email?: string | undefined;
   'member-role'?: string | undefined;
+  reason?: string | undefined;
   json: boolean;
 }
 
@@ -76,6 +77,12 @@ export async function runMerchantCommand(
         `Invitation sent to ${String(answer['email'])} as ${String(answer['role'])}: the link is in the delivery channel (payrail outbox, or e-mail).`,
       );
     }
+    case 'reject': {
+      if (!options.reason?.trim()) throw new CliError('merchant reject needs --reason <text> (shown to the merchant in its dashboard)');
+      const answer = await client.call('POST', `/merchants/${requireId(options)}/reject`, { reason: options.reason });
+      const merchant = answerPart(answer, 'merchant', MerchantSummary);
+      return print(options.json ? JSON.stringify(merchant) : describe(merchant));
+    }
     case 'approve':
     case 'disable':
     case 'enable': {
@@ -84,7 +91,9 @@ export async function runMerchantCommand(
       return print(options.json ? JSON.stringify(merchant) : describe(merchant));
     }
     default:
-      throw new CliError(`unknown merchant command "${action ?? ''}": create | list | get | update | rotate-key | disable | enable | approve | invite`);
+      throw new CliError(
+        `unknown merchant command "${action ?? ''}": create | list | get | update | rotate-key | disable | enable | approve | reject | invite`,
+      );
   }
 }
 
@@ -97,6 +106,11 @@ function requireId(options: MerchantCommandOptions): number {
 function describe(merchant: MerchantSummary): string {
   const keys = merchant.keys.map((key) => `${key.environment} ${key.prefix}`).join(', ');
   const shown = merchant.display_name === null ? '' : ` (shown as "${merchant.display_name}")`;
-  const review = merchant.review_status === 'pending_review' ? ' (pending review)' : '';
+  const review =
+    merchant.review_status === 'pending_review'
+      ? ' (pending review)'
+      : merchant.review_status === 'rejected'
+        ? ` (rejected: ${merchant.review_note ?? ''})`
+        : '';
   return `#${merchant.id}\t${merchant.status}${review}\t${merchant.name}${shown}\t(${keys})\tcreated ${merchant.created_at}`;
 }

@@ -26,6 +26,7 @@ const OPTION_TYPES = {
   status: { type: 'string' },
   outcome: { type: 'string' },
   note: { type: 'string' },
+  reason: { type: 'string' },
   accept: { type: 'boolean' },
   dismiss: { type: 'boolean' },
   all: { type: 'boolean' },
@@ -40,13 +41,19 @@ const OPTION_TYPES = {
   'wallet-type': { type: 'string' },
   country: { type: 'string' },
   limit: { type: 'string' },
+  subject: { type: 'string' },
+  actor: { type: 'string' },
+  action: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  csv: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', default: false },
 } as const;
 
 type ParsedValues = ReturnType<typeof parseAll>['values'];
-export type CliOptionValues = Omit<ParsedValues, 'help' | 'version'> & { role: string; clear: boolean; json: boolean };
+export type CliOptionValues = Omit<ParsedValues, 'help' | 'version'> & { role: string; clear: boolean; json: boolean; csv: boolean };
 
 export type CommandLine =
   | { kind: 'print'; text: string } // help or the version: printed on standard output, exit 0

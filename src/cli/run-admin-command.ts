@@ -12,6 +12,11 @@ export interface AdminCommandLine {
 
 // The commands that talk to a running server over the admin API; each loads only its own module.
 export async function runAdminCommand(config: Config, line: AdminCommandLine, print: (line: string) => void): Promise<void> {
+  // The admin key is off with PostgreSQL and no PAYRAIL_ADMIN_KEY: the first operator is then made on the database.
+  if (line.command === 'operator' && line.action === 'create' && !config.adminKey && config.databaseUrl) {
+    const { createOperatorOnTheDatabase } = await import('./operator-commands.ts');
+    return createOperatorOnTheDatabase(config, line.values, print);
+  }
   const location = locateServer(config, line.values.url, process.env);
   const client = adminClient(config, location.url, { caFile: location.caFile, source: location.source });
   const { command, action, values } = line;
@@ -30,6 +35,14 @@ export async function runAdminCommand(config: Config, line: AdminCommandLine, pr
       case 'conflicts': {
         const { runConflictCommand } = await import('./conflict-commands.ts');
         return await runConflictCommand(client, [action, ...line.arguments], values, print);
+      }
+      case 'operator': {
+        const { runOperatorCommand } = await import('./operator-commands.ts');
+        return await runOperatorCommand(client, action, values, print);
+      }
+      case 'audit': {
+        const { runAuditCommand } = await import('./audit-commands.ts');
+        return await runAuditCommand(client, values, print);
       }
       case 'stats': {
         const { runStatsCommand } = await import('./stats-commands.ts');

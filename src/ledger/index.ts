@@ -27,3 +27,8 @@ export { InsufficientWalletError, postWalletLedger, readWalletBalances } from '.
 export { STATEMENT_PAGE_ROWS_MAX, getStatement } from './flows/statement.ts';
 export type { StatementLine, StatementPage, WalletAmounts } from './domain/statement.ts';
 export { postingsOfPayment, type PaymentPosting } from './flows/payment-postings.ts';
+export { commissionsEarnedPerDay, listMerchantBalances } from './flows/ledger-overview.ts';
+export type { CommissionsEarned, MerchantBalancePage } from './flows/ledger-overview.ts';
+export { COMMISSION_RANGE_DAYS_MAX, type LedgerEnvironment } from './domain/ledger-overview.ts';
+export { getMerchantCommissions, setMerchantCommissions, type CommissionChangesInput, type PresentedCommissions } from './flows/commissions.ts';
+export { COMMISSION_OPERATIONS } from './domain/commission.ts';

@@ -68,3 +68,34 @@ export { evidenceQuotaOf } from './flows/dispute-evidence-quota.ts';
 export { DISPUTE_MULTIPART_OPTIONS, DOCUMENT_COUNT_MAX, DOCUMENT_SIZE_MAX_BYTES, readDisputeForm } from './flows/dispute-upload.ts';
 export { DISPUTE_STATUSES, disputeAcceptsEvidence, type DisputeStatus } from './domain/dispute-status.ts';
 export { newFormKey, oncePerFormKey } from './flows/once-per-form.ts';
+// The operator console's gateway pages (back-office): the settings form checked as the admin API checks it, and the
+// adapter's conformance check.
+export { GatewaySettingsSchema } from './contract/gateway-settings.ts';
+export { readGatewaySettings, type GatewaySettingsProblem } from './flows/gateway-check-settings.ts';
+export { checkGatewayAdapter, type AdapterCheckVerdict, type GatewayCheckReport } from './flows/gateway-check.ts';
+// The operator console's Overview and its payment search across every merchant.
+export { operationsOverview } from './flows/operations-overview.ts';
+export type { OperationsOverview } from './domain/operations-overview.ts';
+export { searchPaymentsAcrossMerchants, type OperatorPaymentSearchResult } from './flows/operator-payment-search.ts';
+export type { OperatorPaymentSearchText } from './domain/operator-payment-search.ts';
+export { paymentTokensOf } from './flows/payment-refs.ts';
+// The operator console's merchants and gateways pages: the admin API's flows.
+export { rejectMerchant } from './flows/merchant-signup.ts';
+export { changeMerchantStatus } from './flows/merchants.ts';
+export { setMerchantDisplayName } from './flows/merchant-display-name.ts';
+export { findMerchantsPage, type MerchantSearchPage } from './flows/merchant-search.ts';
+export type { MerchantSearchText } from './domain/merchant-search.ts';
+export { REVIEW_NOTE_CHARS_MAX } from './domain/review-note.ts';
+export type { MerchantWithKeys } from './store/merchants-repo.ts';
+export { addGateway, changeGateway, listMerchantGateways, setGatewayStatus, type GatewayRow } from './flows/gateway-admin.ts';
+export { checkPaymentStatusNow, type StatusCheckNow } from './flows/status-check-now.ts';
+export { findOperatorDisputes } from './flows/dispute-list.ts';
+export { actOnDispute } from './flows/dispute-resolution.ts';
+export { listConflicts, resolveConflict } from './flows/conflict-resolution.ts';
+export type { ConflictRecord } from './store/conflicts-repo.ts';
+export { getGatewayWithSettings, type GatewayWithSettings } from './flows/gateway-view.ts';
+export { ROUTING_CARD_BRAND_NAMES, ROUTING_REQUISITE_TYPE_NAMES, readGatewayRouting } from './flows/gateway-routing-input.ts';
+export type { GatewayRoutingRules } from './domain/gateway-routing.ts';
+export { DISPUTE_NOTE_LENGTH_MAX } from './domain/dispute-status.ts';
+export { GATEWAY_ALIAS_CHARS_MAX, GATEWAY_ALIAS_RULE, readGatewayAlias } from './domain/gateway-alias.ts';
+export { DISPLAY_NAME_CHARS_MAX } from './domain/display-name.ts';

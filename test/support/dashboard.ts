@@ -5,6 +5,7 @@ import { sessionTokenDigest } from '../../src/back-office/flows/sign-in.ts';
 import type { MemberRole } from '../../src/back-office/domain/roles.ts';
 import { insertMember } from '../../src/back-office/store/members-repo.ts';
 import { activateSession, insertSession, setSessionEnvironment } from '../../src/back-office/store/sessions-repo.ts';
+import { cookieJar } from './cookie-jar.ts';
 import type { Harness, TestMerchant } from './harness.ts';
 
 export const DASHBOARD_PASSWORD = 'correct-staple-orbit-42';
@@ -66,15 +67,9 @@ export function dashboardClient(
   network: { remoteAddress?: string } = {},
 ): DashboardClient {
   const remoteAddress = network.remoteAddress ?? '127.0.0.1';
-  const cookies = new Map(Object.entries(initialCookies));
-  const keep = (response: LightMyRequestResponse) => {
-    for (const cookie of response.cookies) {
-      if (cookie.value === '' || (cookie.expires && cookie.expires.getTime() < Date.now())) cookies.delete(cookie.name);
-      else cookies.set(cookie.name, cookie.value);
-    }
-    return response;
-  };
-  const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const jar = cookieJar(initialCookies);
+  const keep = jar.keep;
+  const cookieHeader = jar.header;
   const client: DashboardClient = {
     ...who,
     cookieHeader,

@@ -74,7 +74,7 @@ export async function confirmTotpEnrollment(deps: DashboardDeps, viewer: Dashboa
 }
 
 // The enrollment under way, shown again after a wrong code (the app holds this secret, not a new one).
-export async function pendingTotpEnrollment(deps: DashboardDeps, viewer: DashboardViewer): Promise<Omit<TotpEnrollment, 'secretSealed'> | null> {
+export async function pendingTotpEnrollment(deps: DashboardDeps, viewer: DashboardViewer): Promise<Omit<TotpEnrollment, 'secretSealed' | 'uri'> | null> {
   const member = await findMember(deps.db, viewer.memberId);
   if (!member?.totpPendingSealed) return null;
   const secret = enrollmentOf(deps.masterKey, member.totpPendingSealed);

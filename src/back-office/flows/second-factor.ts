@@ -30,12 +30,14 @@ export async function totpMatches(masterKey: Buffer, secretSealed: string, code:
 export interface TotpEnrollment {
   secretSealed: string;
   secret: string; // shown for typing in by hand
+  uri: string; // otpauth://totp/… for an app that takes a link
   qrSvg: string; // rendered here: the secret never leaves for a third-party QR service
 }
 
 export async function newTotpEnrollment(masterKey: Buffer, email: string): Promise<TotpEnrollment> {
   const secret = generateSecret();
-  return { secretSealed: encryptWithMasterKey(masterKey, secret), secret, qrSvg: await totpQrSvg(email, secret) };
+  const uri = generateURI({ issuer: 'Payrail', label: email, secret });
+  return { secretSealed: encryptWithMasterKey(masterKey, secret), secret, uri, qrSvg: await totpQrSvg(email, secret) };
 }
 
 export function totpQrSvg(email: string, secret: string): Promise<string> {

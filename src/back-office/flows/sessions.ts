@@ -14,7 +14,8 @@ export interface DashboardViewer {
   role: MemberRole;
   merchantId: number;
   merchantName: string;
-  merchantReviewStatus: 'pending_review' | 'approved';
+  merchantReviewStatus: 'pending_review' | 'approved' | 'rejected';
+  merchantReviewNote: string | null; // the operator's reason when the sign-up was rejected
   merchantActive: boolean;
   sessionId: number;
   environment: 'sandbox' | 'production';
@@ -34,6 +35,7 @@ export async function viewerOfSession(db: Db, sessionToken: string, now = new Da
     merchantId: member.merchantId,
     merchantName: merchant.displayName ?? merchant.name,
     merchantReviewStatus: merchant.reviewStatus,
+    merchantReviewNote: merchant.reviewNote,
     merchantActive: merchant.status === 'active',
     sessionId: session.id,
     environment: session.environment,

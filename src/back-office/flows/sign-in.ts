@@ -5,6 +5,7 @@ import { SECOND_FACTOR_ATTEMPTS_MAX, SECOND_FACTOR_WINDOW_MS, SESSION_ABSOLUTE_M
 import { countFailedAttempts, insertSignInAttempt } from '../store/attempts-repo.ts';
 import { findMemberByEmail } from '../store/members-repo.ts';
 import { activateSession, countCodeAttempt, findSessionWithMember, insertSession } from '../store/sessions-repo.ts';
+import { recordAuditEvent } from './audit-log.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { normalizedEmail } from './form-checks.ts';
 import { sendNotice } from './links.ts';
@@ -86,5 +87,8 @@ export async function confirmSecondFactor(deps: DashboardDeps, sessionToken: str
       : session.codeDigest !== null && /^[0-9]{6}$/.test(trimmed) && emailedCodeMatches(deps.masterKey, tokenDigest, trimmed, session.codeDigest);
   await insertSignInAttempt(deps.db, { email: member.email, ipAddress: client.ipAddress, succeeded: right });
   if (!right) throw new ApiError('invalid_code', 401, 'the code is wrong');
-  if (!(await activateSession(deps.db, session.id, 'second_factor', new Date(Date.now() + SESSION_ABSOLUTE_MS)))) throw expired();
+  await deps.db.transaction(async (tx) => {
+    if (!(await activateSession(tx, session.id, 'second_factor', new Date(Date.now() + SESSION_ABSOLUTE_MS)))) throw expired();
+    await recordAuditEvent(tx, { actor: `member:${member.id}`, action: 'member.sign_in', subjectType: 'member', subjectId: String(member.id) });
+  });
 }

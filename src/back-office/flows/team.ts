@@ -6,6 +6,7 @@ import { INVITE_LINK_TTL_MS, TEAM_SIZE_MAX } from '../domain/session-times.ts';
 import { deleteLinksOfMember, findLiveLink, listOpenInvites, useLink, type LinkRow } from '../store/links-repo.ts';
 import { countMembersWithRole, deleteMember, findMemberByEmail, insertMember, listMembers, updateMember, type MemberRow } from '../store/members-repo.ts';
 import { deleteSessionsOf } from '../store/sessions-repo.ts';
+import { recordAuditEvent } from './audit-log.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { fieldError, normalizedEmail } from './form-checks.ts';
 import { linkTokenDigest, sendLink } from './links.ts';
@@ -54,6 +55,7 @@ export async function inviteMember(
           `You are invited to join ${merchant.merchantName}'s Payrail dashboard as ${role}.\nChoose your password here (the link works once, for 7 days):\n${url}`,
       },
     );
+    await recordAuditEvent(tx, { action: 'member.invite', subjectType: 'merchant', subjectId: String(merchant.merchantId), after: { email, role } });
   });
 }
 

@@ -22,7 +22,13 @@ export async function findSessionWithMember(db: DbOrTx, tokenDigest: string) {
     .select({
       session: dashboardSessions,
       member: dashboardMembers,
-      merchant: { name: merchants.name, displayName: merchants.displayName, status: merchants.status, reviewStatus: merchants.reviewStatus },
+      merchant: {
+        name: merchants.name,
+        displayName: merchants.displayName,
+        status: merchants.status,
+        reviewStatus: merchants.reviewStatus,
+        reviewNote: merchants.reviewNote,
+      },
     })
     .from(dashboardSessions)
     .innerJoin(dashboardMembers, eq(dashboardMembers.id, dashboardSessions.memberId))

@@ -24,6 +24,16 @@ export const COUNTED_DISPUTE_STATUSES: readonly DisputeStatus[] = Object.freeze(
 // of documents, whatever the merchant's evidence quota still allows.
 export const DISPUTE_DOCUMENT_COUNT_MAX = 50;
 
+// The note an operator resolves a dispute with, shown to the merchant: bounded, and no control character but a tab or
+// a line break.
+export const DISPUTE_NOTE_LENGTH_MAX = 2000;
+
+export function disputeNoteProblem(note: string): string | null {
+  if (note.length === 0 || note.length > DISPUTE_NOTE_LENGTH_MAX) return `a note has 1 to ${DISPUTE_NOTE_LENGTH_MAX} characters`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(note) ? 'a note has no control characters but tabs and line breaks' : null;
+}
+
 export function disputeAcceptsEvidence(status: DisputeStatus): boolean {
   return !FINAL_DISPUTE_STATUSES.includes(status);
 }

@@ -9,10 +9,11 @@ export interface DisputeDetail {
   history: DisputeStatusEvent[]; // oldest first: the opening, then each move
 }
 
-// One dispute of the merchant's scope with the statuses it went through. A dispute whose events were queued before
-// they kept snapshots tells what its row knows: opened, and resolved when it was.
-export async function getDisputeDetail(db: Db, scope: MerchantScope, token: string): Promise<DisputeDetail> {
-  const dispute = await getDispute(db, { scope }, token);
+// One dispute with the statuses it went through: of the merchant's scope (another's token is a 404), or of any
+// merchant for an operator. A dispute whose events were queued before they kept snapshots tells what its row knows:
+// opened, and resolved when it was.
+export async function getDisputeDetail(db: Db, reach: MerchantScope | { anyMerchant: true }, token: string): Promise<DisputeDetail> {
+  const dispute = await getDispute(db, 'anyMerchant' in reach ? { operator: true } : { scope: reach }, token);
   const events = await listDisputeStatusEvents(db, dispute);
   const history =
     events.length > 0

@@ -12,7 +12,8 @@ export interface DisputeListQuery {
   perPage: number;
 }
 
-export interface OperatorDisputeListQuery extends DisputeListQuery {
+export interface OperatorDisputeListQuery extends Omit<DisputeListQuery, 'status'> {
+  status: DisputeStatus | readonly DisputeStatus[] | null; // several: any of them (the console's queue: open and under review)
   merchantId: number | null;
   environment: MerchantScope['environment'] | null;
 }
@@ -36,6 +37,8 @@ export async function findOperatorDisputes(db: Db, query: OperatorDisputeListQue
 async function findDisputes(db: Db, query: OperatorDisputeListQuery): Promise<DisputeListResult> {
   const after = query.cursor === null ? null : decodeListCursor(query.cursor);
   const perPage = Math.min(query.perPage, DISPUTE_LIST_PER_PAGE_MAX);
-  const page = await listDisputes(db, { merchantId: query.merchantId, environment: query.environment, status: query.status, after, limit: perPage });
+  const statuses = query.status === null ? null : typeof query.status === 'string' ? [query.status] : query.status;
+  if (statuses !== null && statuses.length === 0) return { rows: [], perPage, nextCursor: null };
+  const page = await listDisputes(db, { merchantId: query.merchantId, environment: query.environment, statuses, after, limit: perPage });
   return { rows: page.rows, perPage, nextCursor: page.next && encodeListCursor(page.next) };
 }

@@ -1,4 +1,4 @@
-import { decideDisputeAction, postingForDisputeTransition, type DisputeAction } from '../domain/dispute-status.ts';
+import { decideDisputeAction, disputeNoteProblem, postingForDisputeTransition, type DisputeAction } from '../domain/dispute-status.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
 import { findDispute, lockDisputeByToken, writeDisputeTransition, type DisputeRecord } from '../store/disputes-repo.ts';
@@ -12,6 +12,8 @@ const TOKEN_PATTERN = /^[0-9a-f]{32}$/;
 // available; lost: the hold to the customer) and the merchant is notified.
 export async function actOnDispute(db: Db, token: string, action: DisputeAction, note: string | null): Promise<DisputeRecord> {
   if (!TOKEN_PATTERN.test(token)) throw new ApiError('not_found', 404, 'dispute not found');
+  const noteProblem = note === null ? null : disputeNoteProblem(note);
+  if (noteProblem !== null) throw new ApiError('invalid_field', 422, noteProblem, [{ code: 'invalid_field', field: 'note', message: noteProblem }]);
   return db.transaction(async (tx) => {
     const dispute = await lockDisputeByToken(tx, token);
     if (!dispute) throw new ApiError('not_found', 404, 'dispute not found');

@@ -3,6 +3,7 @@ import { decodeListCursor, encodeListCursor } from '../domain/list-cursor.ts';
 import type { PaymentSearch } from '../domain/payment-search.ts';
 import type { Db } from '../../platform/database.ts';
 import { findPaymentByToken, listPayments, type MerchantScope, type PaymentListPage, type PaymentRow } from '../store/payments-repo.ts';
+import { findPaymentByTokenUnscoped } from '../store/processing-repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Above this many matching rows the list reports the bound with totalCountExact: false.
@@ -17,6 +18,17 @@ const AFTER_LATEST_DAY = new Date('9999-12-31T00:00:00.000Z').getTime() + DAY_MS
 export async function getPayment(db: Db, scope: MerchantScope, token: string): Promise<PaymentRow> {
   // Another merchant's or environment's payment is indistinguishable from a missing one.
   const payment = /^[0-9a-f]{32}$/.test(token) ? await findPaymentByToken(db, scope, token) : null;
+  if (!payment) throw new ApiError('not_found', 404, 'payment not found');
+  return payment;
+}
+
+// Whose payments a reader reaches: a merchant's scope (its own, of one environment: any other token is a 404, as
+// above), or every merchant's (an operator; tokens are unique across merchants and environments).
+export type PaymentReach = MerchantScope | { anyMerchant: true };
+
+export async function getPaymentInReach(db: Db, reach: PaymentReach, token: string): Promise<PaymentRow> {
+  if (!('anyMerchant' in reach)) return getPayment(db, reach, token);
+  const payment = await findPaymentByTokenUnscoped(db, token);
   if (!payment) throw new ApiError('not_found', 404, 'payment not found');
   return payment;
 }

@@ -2,7 +2,14 @@ import type { Db, DbOrTx } from '../../platform/database.ts';
 import { encryptWithMasterKey } from '../../platform/lib/crypto.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { generateMerchantKey, merchantKeyDigest, merchantKeyDisplayPrefix, type KeyEnvironment } from '../../platform/lib/merchant-key.ts';
-import { insertFirstProductionKey, markMerchantApproved, updateMerchantDefaults, type MerchantDefaults } from '../store/merchant-review-repo.ts';
+import { readReviewNote } from '../domain/review-note.ts';
+import {
+  insertFirstProductionKey,
+  markMerchantApproved,
+  markMerchantRejected,
+  updateMerchantDefaults,
+  type MerchantDefaults,
+} from '../store/merchant-review-repo.ts';
 import { findMerchant, insertMerchant, type MerchantRow, type StoredKey } from '../store/merchants-repo.ts';
 import { assertPublicCallbackUrl } from './callback-url-guard.ts';
 
@@ -29,6 +36,20 @@ export async function approveMerchant(db: Db, merchantId: number): Promise<Merch
   const merchant = await markMerchantApproved(db, merchantId);
   if (!merchant) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
   return merchant;
+}
+
+// A sign-up waiting for review turned down, with the reason its members are shown; it keeps its sandbox key and
+// gets no production key (issueProductionKey wants an approved merchant).
+export async function rejectMerchant(db: Db, merchantId: number, reason: string): Promise<MerchantRow> {
+  const reading = readReviewNote(reason);
+  if ('problem' in reading) {
+    throw new ApiError('invalid_field', 422, `reason ${reading.problem}`, [{ code: 'invalid_field', field: 'reason', message: reading.problem }]);
+  }
+  const merchant = await markMerchantRejected(db, merchantId, reading.note);
+  if (merchant) return merchant;
+  const existing = await findMerchant(db, merchantId);
+  if (!existing) throw new ApiError('not_found', 404, `merchant ${merchantId} not found`);
+  throw new ApiError('invalid_state', 409, `only a merchant waiting for review can be rejected: this one is ${existing.reviewStatus}`);
 }
 
 // The first production key of an approved merchant, shown once; later ones come by rotation.

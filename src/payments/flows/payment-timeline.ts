@@ -16,12 +16,12 @@ import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import { listRefundsOfPayment, type RefundRow } from '../store/refunds-repo.ts';
 import { sumCountedDisputesMinor } from '../store/disputes-repo.ts';
 import { listStatusChanges } from '../store/status-changes-repo.ts';
-import { getPayment } from './find-payments.ts';
+import { getPayment, getPaymentInReach, type PaymentReach } from './find-payments.ts';
 import { merchantDeclineChanges } from './two-step.ts';
 
 type PaymentLogRow = Awaited<ReturnType<typeof listPaymentLogs>>[number];
 
-// Everything Payrail keeps of one payment, for the merchant dashboard's timeline: its status changes with their
+// Everything Payrail keeps of one payment, for the timeline of the merchant's dashboard and the operator console: its status changes with their
 // causes (as recorded; inferred for a payment from before the record), the adapter exchanges (logged masked, with their durations), its notifications and their delivery
 // attempts, refunds, disputes, conflicts and ledger postings.
 export interface PaymentTimeline {
@@ -49,8 +49,10 @@ async function refundableNow(db: Db, payment: PaymentRow): Promise<number> {
   return refundableMinor({ ...payment, disputedMinor: await sumCountedDisputesMinor(db, payment.id) });
 }
 
-export async function paymentTimeline(db: Db, scope: MerchantScope, token: string): Promise<PaymentTimeline> {
-  const payment = await getPayment(db, scope, token);
+// The timeline of a payment the reader reaches: a merchant's own, or any merchant's for an operator.
+export async function paymentTimeline(db: Db, reach: PaymentReach, token: string): Promise<PaymentTimeline> {
+  const payment = await getPaymentInReach(db, reach, token);
+  const scope = { merchantId: payment.merchantId, environment: payment.environment };
   const [recorded, logs, notifications, attempts, refunds, disputes, conflicts, postings, refundable] = await Promise.all([
     listStatusChanges(db, payment.id),
     listPaymentLogs(db, payment.id),

@@ -161,7 +161,7 @@ interface DisputeListPosition {
 export interface DisputeListFilter {
   merchantId: number | null;
   environment: MerchantScope['environment'] | null;
-  status: DisputeStatus | null;
+  statuses: readonly DisputeStatus[] | null; // any of these; null: every status
   after: DisputeListPosition | null;
   limit: number;
 }
@@ -179,7 +179,7 @@ export async function listDisputes(db: Db, filter: DisputeListFilter): Promise<D
   const conditions: SQL[] = [];
   if (filter.merchantId !== null) conditions.push(eq(disputes.merchantId, filter.merchantId));
   if (filter.environment !== null) conditions.push(eq(disputes.environment, filter.environment));
-  if (filter.status !== null) conditions.push(eq(disputes.status, filter.status));
+  if (filter.statuses !== null) conditions.push(inArray(disputes.status, [...filter.statuses]));
   if (filter.after) conditions.push(sql`(${disputes.createdAt}, ${disputes.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
   const found = await db
     .select({ dispute: disputes, paymentToken: payments.token, position: positionText })

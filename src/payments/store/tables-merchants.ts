@@ -12,9 +12,11 @@ export const merchants = pgTable('merchants', {
     .notNull()
     .default('active'),
   // A merchant who signed up in the dashboard waits for an operator's approval before it gets a production key.
-  reviewStatus: text('review_status', { enum: ['pending_review', 'approved'] })
+  reviewStatus: text('review_status', { enum: ['pending_review', 'approved', 'rejected'] })
     .notNull()
     .default('approved'),
+  // The operator's reason when a sign-up is rejected (shown to its members); null otherwise.
+  reviewNote: text('review_note'),
   reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
   // What a payment created without its own callbackUrl / successUrl / failUrl uses (dashboard Settings).
   defaultCallbackUrl: text('default_callback_url'),

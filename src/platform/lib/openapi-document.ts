@@ -43,7 +43,10 @@ export function openApiDocument(publicUrl: string) {
         adminKey: {
           type: 'http' as const,
           scheme: 'bearer',
-          description: '`Authorization: Bearer <admin key>`: `PAYRAIL_ADMIN_KEY`, or the key in `<data dir>/admin.key`.',
+          description:
+            '`Authorization: Bearer <admin key>`: `PAYRAIL_ADMIN_KEY`, or the key in `<data dir>/admin.key` (the embedded engine). ' +
+            'With `DATABASE_URL` and no `PAYRAIL_ADMIN_KEY` the admin key is off (401 `admin_key_disabled`). Every change it makes is ' +
+            'in the audit log under the actor `admin-key`.',
         },
         sessionToken: {
           type: 'apiKey' as const,

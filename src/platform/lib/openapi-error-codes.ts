@@ -17,6 +17,8 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = Objec
   invalid_multipart: known(400, 'the body is not a readable multipart/form-data form'),
   invalid_idempotency_key: known(400, 'Idempotency-Key must be 1..255 visible ASCII characters'),
   unauthorized: known(401, 'Authorization: Bearer <key> is required'),
+  admin_key_disabled: known(401, 'the admin key is turned off (PAYRAIL_ADMIN_KEY is unset): use the operator console at /ops'),
+  operator_exists: known(409, 'an operator with the e-mail address ops.lead@payrail.example exists'),
   session_required: known(401, 'header session-token is required'),
   session_invalid: known(401, 'the session is unknown'),
   session_expired: known(401, 'the session has expired'),

@@ -17,6 +17,7 @@ const OPERATION_KEYS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const EXAMPLE_ANSWERS: Readonly<Record<string, { status: number; code: string; why: string }>> = {
   receiveProviderCallback: { status: 401, code: 'unauthorized', why: "only a gateway can call it, with a JWT signed with the gateway's sign_key" },
   adminResolveConflict: { status: 404, code: 'not_found', why: 'the demo has no conflict to resolve' },
+  adminRejectMerchant: { status: 409, code: 'invalid_state', why: 'the demo merchant was approved, not waiting for review' },
 };
 
 function describeExampleAnswer(operation: Json): void {

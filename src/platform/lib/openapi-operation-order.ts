@@ -30,6 +30,8 @@ const TAG_ORDER: readonly { name: string; description: string }[] = [
   { name: 'admin: core banking profiles', description: 'People, business accounts and the messages sent to them.' },
   { name: 'admin: core banking app tokens', description: 'Tokens of internal services.' },
   { name: 'admin: bank accounts', description: 'Review bank accounts.' },
+  { name: 'admin: operators', description: 'Named operator accounts of the console at /ops (password and TOTP).' },
+  { name: 'admin: audit', description: 'The append-only audit log: who changed what, when, from where.' },
   { name: 'gateways', description: "Gateways' callbacks to Payrail (a provider's JWT): not for merchants." },
 ];
 

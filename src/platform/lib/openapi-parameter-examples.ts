@@ -37,6 +37,7 @@ const BY_OPERATION: Readonly<Record<string, Readonly<Record<string, unknown>>>> 
   adminDisableMerchant: { id: 2 },
   adminEnableMerchant: { id: 2 },
   adminApproveMerchant: { id: 1 },
+  adminRejectMerchant: { id: 1 },
   adminInviteDashboardMember: { id: 1 },
   adminCreateGateway: { id: 1 },
   adminListGateways: { id: 1 },

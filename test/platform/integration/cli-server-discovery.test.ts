@@ -67,9 +67,11 @@ describe.each(engines)('the CLI finds the server `payrail start` runs (%s)', { t
     if (engine === 'postgres') databaseName = `payrail_test_cli_${randomBytes(6).toString('hex')}`;
     const databaseUrl = await migratedServiceDatabase(engine, dataDir, databaseName ?? '');
     port = await freePort();
-    // The CLI's environment names only the data folder: not the port, not a URL, not the admin key.
-    environment = { PAYRAIL_DATA_DIR: dataDir, PORT: '', HOST: '', DATABASE_URL: '' };
-    service = await startService(dataDir, { PORT: String(port), HOST: '', DATABASE_URL: databaseUrl ?? '' });
+    // The CLI's environment names only the data folder: not the port, not a URL, not the admin key (with PostgreSQL
+    // the admin key is off unless PAYRAIL_ADMIN_KEY gives one: then both have it).
+    const adminKey = engine === 'postgres' ? { PAYRAIL_ADMIN_KEY: `adm_${'c'.repeat(40)}` } : {};
+    environment = { PAYRAIL_DATA_DIR: dataDir, PORT: '', HOST: '', DATABASE_URL: '', ...adminKey };
+    service = await startService(dataDir, { PORT: String(port), HOST: '', DATABASE_URL: databaseUrl ?? '', ...adminKey });
   });
   afterAll(async () => {
     await stopService(service, 'SIGKILL');

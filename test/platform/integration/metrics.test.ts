@@ -169,42 +169,48 @@ describe.each(engines)('GET /metrics on its own listener on %s', (engine) => {
     expect(sumOf(samples, 'payrail_http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status_code: '404' })).toBeGreaterThanOrEqual(1);
   });
 
-  it(`keeps the label sets bounded after ${INIT_PAYMENTS} payments with random order numbers`, { timeout: 120_000 }, async () => {
-    const orderNumbers: string[] = [];
-    const create = async () => {
-      const orderNumber = `random-${randomBytes(8).toString('hex')}`;
-      orderNumbers.push(orderNumber);
-      const created = await server.call('POST', '/api/v1/payments', {
-        key: merchant.sandboxKey,
-        body: { product: `Product ${orderNumber}`, amount: 1000, currency: 'USD', orderNumber, callbackUrl: `${receiver.url}/${orderNumber}` },
-      });
-      expect(created.status).toBe(200);
-      return created.body.token as string;
-    };
-    const tokens: string[] = [];
-    const lanes = 16;
-    await Promise.all(
-      Array.from({ length: lanes }, async (_lane, lane) => {
-        for (let index = lane; index < INIT_PAYMENTS; index += lanes) tokens.push(await create());
-      }),
-    );
-    for (const token of tokens.slice(0, 50)) expect((await server.call('GET', `/api/v1/payments/${token}`, { key: merchant.sandboxKey })).status).toBe(200);
+  // Labels are the app's, whatever the engine: the 10,000 requests run once, on PostgreSQL when the suite has it.
+  const cardinalityEngine = engines.includes('postgres') ? 'postgres' : 'pglite';
+  it.runIf(engine === cardinalityEngine)(
+    `keeps the label sets bounded after ${INIT_PAYMENTS} payments with random order numbers`,
+    { timeout: 120_000 },
+    async () => {
+      const orderNumbers: string[] = [];
+      const create = async () => {
+        const orderNumber = `random-${randomBytes(8).toString('hex')}`;
+        orderNumbers.push(orderNumber);
+        const created = await server.call('POST', '/api/v1/payments', {
+          key: merchant.sandboxKey,
+          body: { product: `Product ${orderNumber}`, amount: 1000, currency: 'USD', orderNumber, callbackUrl: `${receiver.url}/${orderNumber}` },
+        });
+        expect(created.status).toBe(200);
+        return created.body.token as string;
+      };
+      const tokens: string[] = [];
+      const lanes = 16;
+      await Promise.all(
+        Array.from({ length: lanes }, async (_lane, lane) => {
+          for (let index = lane; index < INIT_PAYMENTS; index += lanes) tokens.push(await create());
+        }),
+      );
+      for (const token of tokens.slice(0, 50)) expect((await server.call('GET', `/api/v1/payments/${token}`, { key: merchant.sandboxKey })).status).toBe(200);
 
-    const { text, samples } = await scrape();
-    expect(sumOf(samples, 'payrail_payments_created_total', { status: 'init', environment: 'sandbox' })).toBe(INIT_PAYMENTS);
-    const seriesOf = new Map<string, Set<string>>();
-    for (const sample of samples.filter((each) => each.name.startsWith('payrail_'))) {
-      const { le: _bucket, ...labels } = sample.labels;
-      const family = sample.name.replace(/_(bucket|sum|count)$/, '');
-      const series = seriesOf.get(family) ?? new Set<string>();
-      series.add(JSON.stringify(labels));
-      seriesOf.set(family, series);
-    }
-    for (const [family, series] of seriesOf) expect(series.size, family).toBeLessThanOrEqual(SERIES_PER_METRIC_MAX);
-    // one series for every payment's GET: by the route's pattern, never its token
-    expect(sumOf(samples, 'payrail_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/payments/:token', status_code: '200' })).toBe(50);
-    for (const value of [...orderNumbers.slice(0, 20), ...tokens.slice(0, 20)]) expect(text).not.toContain(value);
-  });
+      const { text, samples } = await scrape();
+      expect(sumOf(samples, 'payrail_payments_created_total', { status: 'init', environment: 'sandbox' })).toBe(INIT_PAYMENTS);
+      const seriesOf = new Map<string, Set<string>>();
+      for (const sample of samples.filter((each) => each.name.startsWith('payrail_'))) {
+        const { le: _bucket, ...labels } = sample.labels;
+        const family = sample.name.replace(/_(bucket|sum|count)$/, '');
+        const series = seriesOf.get(family) ?? new Set<string>();
+        series.add(JSON.stringify(labels));
+        seriesOf.set(family, series);
+      }
+      for (const [family, series] of seriesOf) expect(series.size, family).toBeLessThanOrEqual(SERIES_PER_METRIC_MAX);
+      // one series for every payment's GET: by the route's pattern, never its token
+      expect(sumOf(samples, 'payrail_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/payments/:token', status_code: '200' })).toBe(50);
+      for (const value of [...orderNumbers.slice(0, 20), ...tokens.slice(0, 20)]) expect(text).not.toContain(value);
+    },
+  );
 });
 
 describe('the metrics of a worker process', { timeout: 120_000 }, () => {

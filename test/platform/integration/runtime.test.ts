@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,8 @@ async function startOn(dataDir: string, extra: Record<string, string> = {}) {
   return { running, lines, port: portOf(running) };
 }
 
+const POSTGRES_ADMIN_KEY = `adm_${'r'.repeat(40)}`;
+
 describe.each(engines)('the service on a real socket (%s)', { timeout: STARTS_A_SERVICE_MS }, (engine) => {
   let dataDir: string;
   let databaseName: string | null = null;
@@ -47,6 +49,7 @@ describe.each(engines)('the service on a real socket (%s)', { timeout: STARTS_A_
       databaseName = `payrail_test_rt_${randomBytes(6).toString('hex')}`;
       await maintenance(`create database ${databaseName}`);
       extra['DATABASE_URL'] = testDatabaseUrl(databaseName);
+      extra['PAYRAIL_ADMIN_KEY'] = POSTGRES_ADMIN_KEY; // with PostgreSQL an unset key is off
     }
     server = await startOn(dataDir, extra);
     tlsAgent = new Agent({ connect: { ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') } });
@@ -74,14 +77,19 @@ describe.each(engines)('the service on a real socket (%s)', { timeout: STARTS_A_
     expect(outcome).toMatch(/^error /);
   });
 
-  it('writes the admin key with mode 0600 and prints it once', () => {
+  it('writes the admin key with mode 0600 and prints it once (embedded), or takes PAYRAIL_ADMIN_KEY and writes none', () => {
     const adminKeyFile = join(dataDir, 'admin.key');
+    if (engine === 'postgres') {
+      expect(existsSync(adminKeyFile)).toBe(false);
+      expect(server.lines.join('\n')).not.toContain('Admin key');
+      return;
+    }
     expect(statSync(adminKeyFile).mode & 0o777).toBe(0o600);
     expect(server.lines.join('\n')).toContain(readFileSync(adminKeyFile, 'utf8').trim());
   });
 
   it('lets the CLI create and list merchants through the admin API while the server runs', async () => {
-    const environment = { ...process.env, PAYRAIL_DATA_DIR: dataDir, PAYRAIL_ADMIN_KEY: '' };
+    const environment = { ...process.env, PAYRAIL_DATA_DIR: dataDir, PAYRAIL_ADMIN_KEY: engine === 'postgres' ? POSTGRES_ADMIN_KEY : '' };
     const cli = (...args: string[]) => runFile(process.execPath, ['src/main.ts', ...args, '--url', `https://localhost:${server.port}`], { env: environment });
     const created = JSON.parse((await cli('merchant', 'create', '--name', 'Acme CLI', '--json')).stdout) as { id: number; sandbox_key: string };
     expect(created.sandbox_key).toMatch(/^sk_sandbox_/);

@@ -1,13 +1,12 @@
 import type { Readable } from 'node:stream';
 import Type from 'typebox';
-import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from '../../../domain/dispute-status.ts';
+import { DISPUTE_NOTE_LENGTH_MAX, DISPUTE_OUTCOMES, DISPUTE_STATUSES } from '../../../domain/dispute-status.ts';
 import { DISPUTE_LIST_PER_PAGE_MAX } from '../../../flows/dispute-list.ts';
 import { DOCUMENT_MEDIA_TYPES } from '../../../../platform/lib/document-store.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { CURSOR_LENGTH_MAX, Id } from '../../../../platform/lib/limits.ts';
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const NOTE_LENGTH_MAX = 2000;
 
 const DisputeStatusSchema = Type.Enum(DISPUTE_STATUSES, { description: 'open → under_review → won | lost' });
 
@@ -93,7 +92,7 @@ export const ResolveDisputeBody = Type.Object(
     note: Type.Optional(
       Type.String({
         minLength: 1,
-        maxLength: NOTE_LENGTH_MAX,
+        maxLength: DISPUTE_NOTE_LENGTH_MAX,
         pattern: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$',
         description: 'shown to the merchant with the dispute',
       }),

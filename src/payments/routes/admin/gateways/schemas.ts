@@ -1,18 +1,13 @@
 import Type from 'typebox';
 import { GatewaySettingsSchema } from '../../../contract/gateway-settings.ts';
 import { GatewayRoutingSchema } from '../../../domain/gateway-routing-rules.ts';
-import { CHECKOUT_RESERVED_SEGMENTS } from '../../../domain/selector-urls.ts';
+import { GATEWAY_ALIAS_CHARS_MAX, GATEWAY_ALIAS_PATTERN, GATEWAY_ALIAS_RULE } from '../../../domain/gateway-alias.ts';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { Id } from '../../../../platform/lib/limits.ts';
 
 const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('production')]);
 // A checkout page's own segment (/checkout/<token>/select, …) is no alias: /checkout/<token>/<alias> opens the gateway.
-const Alias = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  pattern: `^(?!(${CHECKOUT_RESERVED_SEGMENTS.join('|')})$)[a-z0-9][a-z0-9_-]*$`,
-  description: `lower-case letters, digits, _ and -; not one of ${CHECKOUT_RESERVED_SEGMENTS.join(', ')}`,
-});
+const Alias = Type.String({ minLength: 1, maxLength: GATEWAY_ALIAS_CHARS_MAX, pattern: GATEWAY_ALIAS_PATTERN, description: GATEWAY_ALIAS_RULE });
 export const GatewayParams = Type.Object({ id: Id(), gatewayId: Id() });
 export const MerchantParams = Type.Object({ id: Id() });
 

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../../platform/lib/errors.ts';
-import { approveMerchant } from '../../../flows/merchant-signup.ts';
+import { approveMerchant, rejectMerchant } from '../../../flows/merchant-signup.ts';
 import { changeMerchantStatus, createMerchant, getMerchant, listMerchantsPage, rotateMerchantKey, updateMerchant } from '../../../flows/merchants.ts';
 import type { MerchantWithKeys } from '../../../store/merchants-repo.ts';
 import {
@@ -13,6 +13,9 @@ import {
   MerchantListEnvelope,
   MerchantListQuery,
   MerchantNotFound,
+  NotWaitingForReview,
+  ReasonRefused,
+  RejectMerchantBody,
   RotatedKeyEnvelope,
   UpdateMerchantBody,
 } from './schemas.ts';
@@ -37,6 +40,7 @@ function presentMerchant(merchant: MerchantWithKeys) {
     display_name: merchant.displayName,
     status: merchant.status,
     review_status: merchant.reviewStatus,
+    review_note: merchant.reviewNote,
     created_at: merchant.createdAt.toISOString(),
     updated_at: merchant.updatedAt.toISOString(),
     keys: merchant.keys.map((key) => ({
@@ -204,7 +208,7 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Approve a merchant that signed up in the dashboard',
         description:
           'Operators only (admin key). The merchant may then issue its production key in the dashboard (shown there once). ' +
-          'Approving an approved merchant changes nothing.',
+          'Approving an approved merchant changes nothing; approving a rejected one clears its review_note.',
         tags,
         security,
         params: MerchantIdParams,
@@ -213,6 +217,29 @@ export async function merchantAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       await approveMerchant(database.db, request.params.id);
+      return { success: true as const, merchant: presentMerchant(await getMerchant(database.db, request.params.id)) };
+    },
+  );
+
+  routes.post(
+    '/merchants/:id/reject',
+    {
+      schema: {
+        operationId: 'adminRejectMerchant',
+        summary: 'Reject a merchant that signed up in the dashboard, with the reason',
+        description:
+          'Operators only (admin key). Only a merchant waiting for review (409 invalid_state otherwise). Its review_status becomes ' +
+          'rejected and its members see the reason in the dashboard; it keeps its sandbox key and never gets a production key ' +
+          '(unless approved later).',
+        tags,
+        security,
+        params: MerchantIdParams,
+        body: RejectMerchantBody,
+        response: { 200: MerchantEnvelope, 404: MerchantNotFound, 409: NotWaitingForReview, 422: ReasonRefused },
+      },
+    },
+    async (request) => {
+      await rejectMerchant(database.db, request.params.id, request.body.reason);
       return { success: true as const, merchant: presentMerchant(await getMerchant(database.db, request.params.id)) };
     },
   );

@@ -1,6 +1,8 @@
 import Type from 'typebox';
 import { errorEnvelopeSchema } from '../../../../platform/lib/error-envelope-schema.ts';
 import { Id, Page, PerPage } from '../../../../platform/lib/limits.ts';
+import { DISPLAY_NAME_CHARS_MAX, DISPLAY_NAME_PATTERN } from '../../../domain/display-name.ts';
+import { REVIEW_NOTE_CHARS_MAX } from '../../../domain/review-note.ts';
 
 export const MerchantIdParams = Type.Object({ id: Id() });
 
@@ -12,8 +14,8 @@ export const KeyRotationParams = Type.Object({
 // What the hosted checkout shows the customer: 1–100 characters, no control characters, not only spaces.
 const DisplayName = Type.String({
   minLength: 1,
-  maxLength: 100,
-  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f]*$',
+  maxLength: DISPLAY_NAME_CHARS_MAX,
+  pattern: DISPLAY_NAME_PATTERN,
   description: 'the name the hosted checkout shows the customer (page title and header); null or absent: the name',
 });
 
@@ -32,6 +34,18 @@ export const UpdateMerchantBody = Type.Object(
     display_name: Type.Optional(Type.Union([DisplayName, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1, examples: [{ display_name: 'Acme Books & Maps' }] },
+);
+
+// The reason is shown to the merchant's dashboard members as given (trimmed); line breaks are kept.
+export const RejectMerchantBody = Type.Object(
+  {
+    reason: Type.String({
+      minLength: 1,
+      maxLength: REVIEW_NOTE_CHARS_MAX,
+      description: `why the sign-up is rejected, 1 to ${REVIEW_NOTE_CHARS_MAX} characters: the merchant's dashboard shows it`,
+    }),
+  },
+  { additionalProperties: false, examples: [{ reason: 'We could not verify the business address: write to support@payrail.example.' }] },
 );
 
 export const MerchantListQuery = Type.Object(
@@ -54,8 +68,10 @@ const MerchantSummary = Type.Object({
   display_name: Type.Union([Type.String(), Type.Null()], { description: 'null: the checkout shows the name' }),
   status: Type.String({ description: 'active | disabled' }),
   review_status: Type.String({
-    description: 'approved | pending_review: a merchant signed up in the dashboard has its sandbox key only until an operator approves it',
+    description:
+      'approved | pending_review | rejected: a merchant signed up in the dashboard has its sandbox key only until an operator approves it; a rejected one never gets its production key',
   }),
+  review_note: Type.Union([Type.String(), Type.Null()], { description: 'the reason an operator gave when rejecting the sign-up; null otherwise' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   keys: Type.Array(KeySummary),
@@ -67,6 +83,7 @@ const MERCHANT_EXAMPLE = {
   display_name: 'Acme Books',
   status: 'active',
   review_status: 'approved',
+  review_note: null,
   created_at: '2025-01-15T09:30:00.000Z',
   updated_at: '2025-01-15T09:30:00.000Z',
   keys: [
@@ -129,3 +146,12 @@ export const RotatedKeyEnvelope = Type.Object(
 );
 
 export const MerchantNotFound = errorEnvelopeSchema({ meaning: 'no merchant has this id', codes: 'not_found' });
+export const NotWaitingForReview = errorEnvelopeSchema({
+  meaning: 'the merchant is not waiting for review (approved, or rejected already): nothing was changed',
+  codes: 'invalid_state',
+});
+export const ReasonRefused = errorEnvelopeSchema({
+  meaning: 'the reason is empty once trimmed, longer than allowed, or holds control characters: nothing was changed',
+  codes: 'invalid_field, unknown_field',
+  field: 'reason',
+});

@@ -83,7 +83,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const eventId = await resendNotification(db, request.merchant!, request.params.token);
+      const { eventId } = await resendNotification(db, request.merchant!, request.params.token);
       return { success: true as const, errors: [], event_id: eventId };
     },
   );
