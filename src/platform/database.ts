@@ -7,7 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { currentAuditContext } from './lib/audit-context.ts';
+import { handAuditContextToPglite, handAuditContextToPool } from './audit-handoff.ts';
 
 // No relational queries: the modules' schema files are read by drizzle-kit and by the queries that name tables.
 type Schema = Record<string, never>;
@@ -52,8 +52,9 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
   const options = image === null ? {} : { loadDataDir: image }; // an image is unpacked into an empty dataDir
   const client = dataDir === null ? new PGlite(options) : new PGlite(dataDir, options);
   await client.waitReady;
+  handAuditContextToPglite(client);
   const pgliteDb = drizzlePglite({ client });
-  const db: Db = handingOnTheAuditContext(pgliteDb);
+  const db: Db = pgliteDb;
   return {
     db,
     engine: 'pglite',
@@ -74,7 +75,8 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
 async function openPostgres(url: string, poolMax: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
-  const db: Db = handingOnTheAuditContext(drizzlePostgres({ client: pool }));
+  handAuditContextToPool(pool);
+  const db: Db = drizzlePostgres({ client: pool });
   await db.execute(sql`select 1`);
   return {
     db,
@@ -135,23 +137,6 @@ async function listenPostgres(url: string, channel: string, onSignal: () => void
     if (retry) clearTimeout(retry);
     await client?.end().catch(() => {});
   };
-}
-
-// Every transaction opened while a request or worker pass has an audit context starts by handing it to the
-// database (transaction-local settings), where the audit triggers read it (migration 0015).
-function handingOnTheAuditContext<T extends Db>(db: T): T {
-  const transaction = db.transaction.bind(db);
-  const wrapped: Db['transaction'] = (work, config) =>
-    transaction(async (tx) => {
-      const context = currentAuditContext();
-      if (context?.actor) {
-        await tx.execute(sql`select set_config('payrail.actor', ${context.actor}, true), set_config('payrail.action', ${context.action ?? ''}, true),
-          set_config('payrail.request_id', ${context.requestId ?? ''}, true), set_config('payrail.ip', ${context.ipAddress ?? ''}, true)`);
-      }
-      return work(tx);
-    }, config);
-  db.transaction = wrapped as T['transaction'];
-  return db;
 }
 
 function assertChannel(channel: string): void {

@@ -1,6 +1,3 @@
-import { appendFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
-import { expect } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
@@ -76,10 +73,6 @@ export async function startHarness(engine: Engine, environment: Record<string, s
       return app.inject({ ...options, headers: { authorization: `Bearer ${key}`, ...options.headers } });
     },
     async close() {
-      if (process.env['AUDIT_SYSTEM_LOG']) {
-        const found = await database.db.execute(sql`select subject_type, action, count(*)::int as n from audit_events where actor = 'system' group by 1, 2`);
-        if (found.rows.length > 0) appendFileSync(process.env['AUDIT_SYSTEM_LOG'], `${expect.getState().testPath}: ${JSON.stringify(found.rows)}\n`);
-      }
       await app.close();
       await drop();
     },

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDITED_TABLES } from '../../../src/platform/audit-handoff.ts';
+import { runInAuditContext } from '../../../src/platform/lib/audit-context.ts';
 import { auditRowsOf } from '../../support/audit.ts';
 import { signedInMember } from '../../support/dashboard.ts';
 import { testEngines } from '../../support/databases.ts';
@@ -71,6 +73,43 @@ describe.each(engines)('the audit log on %s', (engine) => {
     expect((await owner.post('/dashboard/settings/business', { displayName: 'Member-made' })).statusCode).toBe(200);
     const rows = await auditOf('merchant', owner.merchant.id);
     expect(rows.at(-1)).toMatchObject({ actor: `member:${owner.memberId}`, after: { display_name: 'Member-made' } });
+  });
+
+  // The mechanism, below every flow: the database driver hands the actor to a write of an audited table, in its
+  // transaction or in one of its own, whatever the statement's shape; a write under no actor is the system's.
+  it('hands the actor to every write of an audited table: outside a transaction, inside one, and raw SQL', async () => {
+    const merchant = await harness.createMerchant('Driver-level');
+    const db = harness.database.db;
+    const asActor = (actor: 'operator:901' | 'member:902' | 'admin-key', work: () => Promise<unknown>) =>
+      runInAuditContext({ actor, action: null, requestId: `req-${actor}`, ipAddress: '198.51.100.4' }, work);
+    // drizzle's queries run when awaited: awaited inside the context, as a flow does
+    await asActor('operator:901', async () => {
+      await db.execute(sql`update merchants set display_name = 'Raw SQL' where id = ${merchant.id}`);
+    });
+    await asActor('member:902', () =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await tx.execute(sql`UPDATE "merchants" SET "display_name" = 'In a transaction' WHERE "id" = ${merchant.id}`);
+      }),
+    );
+    await db.execute(sql`update merchants set display_name = 'No actor' where id = ${merchant.id}`);
+    const rows = (
+      await db.execute<{ actor: string; after: { display_name: string }; request_id: string | null; ip_address: string | null }>(
+        sql`select actor, after, request_id, ip_address from audit_events where subject_type = 'merchant' and subject_id = ${String(merchant.id)} and action = 'merchant.updated' order by id`,
+      )
+    ).rows;
+    expect(rows).toEqual([
+      { actor: 'operator:901', after: { display_name: 'Raw SQL' }, request_id: 'req-operator:901', ip_address: '198.51.100.4' },
+      { actor: 'member:902', after: { display_name: 'In a transaction' }, request_id: 'req-member:902', ip_address: '198.51.100.4' },
+      { actor: 'system', after: { display_name: 'No actor' }, request_id: null, ip_address: null },
+    ]);
+  });
+
+  it('hands the actor over for exactly the tables that have an audit trigger', async () => {
+    const triggered = await harness.database.db.execute<{ table_name: string }>(
+      sql`select distinct event_object_table as table_name from information_schema.triggers where action_statement like '%audit_row_change%' order by 1`,
+    );
+    expect(triggered.rows.map((row) => row.table_name)).toEqual([...AUDITED_TABLES].sort());
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE of audit_events in the database itself', async () => {

@@ -1,0 +1,119 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type pg from 'pg';
+import { type AuditContext, currentAuditContext } from './lib/audit-context.ts';
+
+// How the actor of a request or worker pass reaches the audit triggers (migration 0015): as transaction-local
+// settings, set right before the first statement of a transaction that writes an audited table, and around a
+// statement outside a transaction that does (it then runs in a transaction of its own). Statements that write no
+// audited table pay nothing. A payment's status move carries its actor in its own row (payment_status_changes.actor),
+// so the merchant API's and the workers' moves need no settings; a person's (an operator's, a member's) gets them
+// too, for the action, request id and address.
+// The drivers are wrapped here, below drizzle, so no flow can write an audited row without its actor.
+
+export const AUDITED_TABLES = [
+  'merchants',
+  'merchant_keys',
+  'gateways',
+  'commissions',
+  'refunds',
+  'disputes',
+  'payment_conflicts',
+  'users',
+  'bank_accounts',
+  'app_tokens',
+  'dashboard_members',
+  'operators',
+];
+const AUDITED_WRITE = new RegExp(String.raw`\b(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?(?:${AUDITED_TABLES.join('|')})"?(?=[\s(]|$)`, 'i');
+const STATUS_MOVE_WRITE = /\binsert\s+into\s+(?:"?public"?\.)?"?payment_status_changes"?(?=[\s(]|$)/i;
+const SETTINGS =
+  "select set_config('payrail.actor', $1, true), set_config('payrail.action', $2, true), set_config('payrail.request_id', $3, true), set_config('payrail.ip', $4, true)";
+
+function contextFor(text: string): AuditContext | null {
+  const context = currentAuditContext();
+  if (!context?.actor) return null;
+  if (AUDITED_WRITE.test(text)) return context;
+  const byPerson = !context.actor.startsWith('key:') && !context.actor.startsWith('system:');
+  return byPerson && STATUS_MOVE_WRITE.test(text) ? context : null;
+}
+
+const settingValues = (context: AuditContext) => [context.actor, context.action ?? '', context.requestId ?? '', context.ipAddress ?? ''];
+
+// PGlite: client.query is drizzle's statement outside a transaction, client.transaction its transactions.
+export function handAuditContextToPglite(client: PGlite): void {
+  const query = client.query.bind(client);
+  const transaction = client.transaction.bind(client);
+  const handingOver = (tx: Transaction): Transaction => {
+    let handed = false;
+    const txQuery = tx.query.bind(tx);
+    tx.query = (async (text: string, params?: unknown[], options?: object) => {
+      const context = handed ? null : contextFor(text);
+      if (context) {
+        handed = true;
+        await txQuery(SETTINGS, settingValues(context));
+      }
+      return txQuery(text, params, options);
+    }) as Transaction['query'];
+    return tx;
+  };
+  client.query = (async (text: string, params?: unknown[], options?: object) => {
+    const context = contextFor(text);
+    if (!context) return query(text, params, options);
+    return transaction(async (tx) => {
+      await tx.query(SETTINGS, settingValues(context));
+      return tx.query(text, params, options);
+    });
+  }) as PGlite['query'];
+  client.transaction = ((callback: (tx: Transaction) => Promise<unknown>) => transaction((tx) => callback(handingOver(tx)))) as PGlite['transaction'];
+}
+
+// PostgreSQL: every client of the pool (pool.query runs on one too), which sees its transaction's begin and end.
+export function handAuditContextToPool(pool: pg.Pool): void {
+  pool.on('connect', (client) => handAuditContextToClient(client));
+}
+
+type QueryCallback = (error: Error | null, result?: unknown) => void;
+
+function handAuditContextToClient(client: pg.PoolClient): void {
+  const original = client.query;
+  const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
+  let inTransaction = false;
+  let handed = false;
+  const run = async (text: string, config: unknown, values: unknown): Promise<unknown> => {
+    if (/^\s*begin\b/i.test(text)) [inTransaction, handed] = [true, false];
+    if (/^\s*(commit|rollback)\b/i.test(text)) [inTransaction, handed] = [false, false];
+    const context = handed ? null : contextFor(text);
+    if (!context) return query(config, values);
+    if (inTransaction) {
+      handed = true;
+      await query(SETTINGS, settingValues(context));
+      return query(config, values);
+    }
+    await query('begin');
+    try {
+      await query(SETTINGS, settingValues(context));
+      const result = await query(config, values);
+      await query('commit');
+      return result;
+    } catch (error) {
+      await query('rollback').catch(() => {});
+      throw error;
+    }
+  };
+  const wrapped = (config: unknown, values?: unknown, callback?: unknown): unknown => {
+    const [args, done] = typeof values === 'function' ? [undefined, values as QueryCallback] : [values, callback as QueryCallback | undefined];
+    // a submittable (a cursor, a stream) is passed through untouched
+    if (typeof config === 'object' && config !== null && typeof (config as { submit?: unknown }).submit === 'function') {
+      return (original as unknown as (...all: unknown[]) => unknown).call(client, config, values, callback);
+    }
+    const text = typeof config === 'string' ? config : String((config as { text?: unknown } | null)?.text ?? '');
+    const result = run(text, config, args);
+    if (done === undefined) return result;
+    result.then(
+      (value) => done(null, value),
+      (error: Error) => done(error),
+    );
+    return undefined;
+  };
+  client.query = wrapped as pg.PoolClient['query'];
+}
