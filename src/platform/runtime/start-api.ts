@@ -70,7 +70,7 @@ export async function startApi(
     const url = tls ? `https://${displayHost(config.host)}:${port}` : `http://${displayHost(config.host)}:${port}`;
     print(`Payrail is listening on ${url} (${store.database.engine}${tls ? '' : ', plain HTTP behind a TLS proxy'})`);
     if (roles.api) print(`Merchant dashboard: ${url}/dashboard (sign-up ${config.signUp})`);
-    if (roles.api) print(`Operator console: ${url}/ops (the first operator: npx payrail operator create --email you@example.com --role admin)`);
+    if (roles.api) print(`Operator console: ${url}/ops (the first operator: npm run -s payrail -- operator create --email you@example.com --role admin)`);
     const metricsUrl = observed ? await observed.listen(app.log) : null;
     if (metricsUrl !== null) print(`Prometheus metrics: ${metricsUrl} (a listener of their own, PAYRAIL_METRICS_PORT)`);
     if (tls) print(`TLS certificate${tls.selfSigned ? ' (self-signed, in the data folder)' : ''} SHA-256 fingerprint: ${tls.fingerprint256}`);
