@@ -20,7 +20,7 @@ export interface PageError {
 
 export interface PageMachineryOptions {
   csrfCookie: `__Host-${string}`; // one per area: the dashboard's and the console's tokens never overwrite each other
-  skipPrefix: string; // requests under it (static files) need no token
+  skipPrefix: string | null; // requests under it (static files) need no token
   errorPage(request: FastifyRequest, reply: FastifyReply, error: PageError): FastifyReply;
 }
 
@@ -40,7 +40,7 @@ export async function registerPageMachinery(app: FastifyInstance, options: PageM
   app.decorateRequest('csrfToken', '');
   // A POST answered with a page (a form with its errors) needs a token too.
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith(options.skipPrefix)) request.csrfToken = reply.generateCsrf();
+    if (options.skipPrefix === null || !request.url.startsWith(options.skipPrefix)) request.csrfToken = reply.generateCsrf();
     done();
   });
   // Every state-changing request carries the token (multipart forms in the query, since their body is read later).

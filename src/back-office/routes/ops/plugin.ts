@@ -36,7 +36,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   app.decorateRequest('operator', null);
   const limits = app.payrail.config.rateLimits;
   app.addHook('onRequest', rateLimitHook(app, [{ name: 'IP address', max: limits.dashboardIpMax, windowMs: limits.windowMs, bucketOf: clientAddressBucket }]));
-  await registerPageMachinery(app, { csrfCookie: '__Host-payrail_ops_csrf', skipPrefix: '/ops/assets/', errorPage: renderError });
+  await registerPageMachinery(app, { csrfCookie: '__Host-payrail_ops_csrf', skipPrefix: null, errorPage: renderError });
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[OPS_SESSION_COOKIE];
     request.operator = token ? await operatorOfSession(app.opsDeps, token) : null;
