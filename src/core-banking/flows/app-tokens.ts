@@ -9,8 +9,7 @@ export type { AppTokenRecord };
 // display prefix; a revoked token fails at once.
 export async function createAppToken(db: Db, name: string): Promise<{ record: AppTokenRecord; token: string }> {
   const token = newToken('appToken');
-  // In a transaction, so the audit trigger records who created it (platform/database.ts hands the actor on).
-  const record = await db.transaction((tx) => insertAppToken(tx, { name, tokenDigest: tokenDigest(token), tokenPrefix: tokenDisplayPrefix(token) }));
+  const record = await insertAppToken(db, { name, tokenDigest: tokenDigest(token), tokenPrefix: tokenDisplayPrefix(token) });
   return { record, token };
 }
 
@@ -19,7 +18,7 @@ export function listAllAppTokens(db: Db): Promise<AppTokenRecord[]> {
 }
 
 export async function revokeAppTokenById(db: Db, id: number): Promise<AppTokenRecord> {
-  const record = await db.transaction((tx) => revokeAppToken(tx, id));
+  const record = await revokeAppToken(db, id);
   if (record === null) throw new ApiError('not_found', 404, `app token ${id} not found`);
   return record;
 }

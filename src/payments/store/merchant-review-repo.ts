@@ -5,34 +5,29 @@ import { merchantKeys, merchants } from './schema.ts';
 
 // A signed-up merchant's review, its first production key, and the defaults its payments fall back on.
 
-// In a transaction of its own, so the audit trigger records the request's actor (migration 0015). A rejected
-// sign-up approved later loses its rejection note.
+// A rejected sign-up approved later loses its rejection note.
 export async function markMerchantApproved(db: DbOrTx, merchantId: number): Promise<MerchantRow | null> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(merchants)
-      .set({
-        reviewStatus: 'approved',
-        reviewNote: null,
-        reviewedAt: sql`case when ${merchants.reviewStatus} = 'approved' then coalesce(${merchants.reviewedAt}, now()) else now() end`,
-        updatedAt: new Date(),
-      })
-      .where(eq(merchants.id, merchantId))
-      .returning();
-    return row ?? null;
-  });
+  const [row] = await db
+    .update(merchants)
+    .set({
+      reviewStatus: 'approved',
+      reviewNote: null,
+      reviewedAt: sql`case when ${merchants.reviewStatus} = 'approved' then coalesce(${merchants.reviewedAt}, now()) else now() end`,
+      updatedAt: new Date(),
+    })
+    .where(eq(merchants.id, merchantId))
+    .returning();
+  return row ?? null;
 }
 
 // Only a merchant waiting for review; null when there is none such (nothing is written then).
 export async function markMerchantRejected(db: DbOrTx, merchantId: number, note: string): Promise<MerchantRow | null> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(merchants)
-      .set({ reviewStatus: 'rejected', reviewNote: note, reviewedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(merchants.id, merchantId), eq(merchants.reviewStatus, 'pending_review')))
-      .returning();
-    return row ?? null;
-  });
+  const [row] = await db
+    .update(merchants)
+    .set({ reviewStatus: 'rejected', reviewNote: note, reviewedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(merchants.id, merchantId), eq(merchants.reviewStatus, 'pending_review')))
+    .returning();
+  return row ?? null;
 }
 
 // Only for an approved merchant without one; false when either is not so (nothing is written then).

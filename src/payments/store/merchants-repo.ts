@@ -62,21 +62,18 @@ export async function setMerchantStatus(db: Db, merchantId: number, status: Merc
   });
 }
 
-// Name and display name only: the status goes through setMerchantStatus (it notifies the key caches). In a
-// transaction, so the audit trigger records the request's actor.
+// Name and display name only: the status goes through setMerchantStatus (it notifies the key caches).
 export async function updateMerchantNames(
   db: Db,
   merchantId: number,
   changes: Partial<Pick<MerchantRow, 'name' | 'displayName'>>,
 ): Promise<MerchantRow | null> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(merchants)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(merchants.id, merchantId))
-      .returning();
-    return row ?? null;
-  });
+  const [row] = await db
+    .update(merchants)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(merchants.id, merchantId))
+    .returning();
+  return row ?? null;
 }
 
 export async function replaceMerchantKey(db: Db, merchantId: number, key: StoredKey): Promise<boolean> {

@@ -52,7 +52,7 @@ CREATE UNIQUE INDEX "operators_email_idx" ON "operators" USING btree ("email");
 --> statement-breakpoint
 -- Hand-written below (drizzle-kit writes no functions or triggers): the audit log's writers and its guard.
 -- The actor, action, request id and client address come from transaction-local settings that the application sets
--- at the start of every transaction it opens for a request or a worker pass (src/platform/database.ts).
+-- right before a statement that writes an audited table, in that statement's transaction (src/platform/audit-handoff.ts).
 CREATE FUNCTION audit_events_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'audit_events is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';

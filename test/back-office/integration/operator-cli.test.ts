@@ -2,53 +2,43 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, type AdminClient } from '../../../src/cli/admin-client.ts';
+import { cliAgainstRunningServer } from '../../support/cli-server.ts';
 import { runAuditCommand } from '../../../src/cli/audit-commands.ts';
 import { runOperatorCommand } from '../../../src/cli/operator-commands.ts';
 import { runCli } from '../../support/cli.ts';
 import { maintenance, migratedPostgresDatabase, testEngines } from '../../support/databases.ts';
-import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const engines = await testEngines();
 
 // `payrail operator create|list` and `payrail audit` against a running server, over the admin API.
 describe('payrail operator and payrail audit against a running server', () => {
-  let server: ServerHarness;
-  let client: AdminClient;
-  beforeAll(async () => {
-    server = await startServerHarness('pglite');
-    client = adminClient(server.running.app.payrail.config, server.baseUrl);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-  });
+  const running = cliAgainstRunningServer();
 
   it('creates an operator, printing its password and TOTP secret once, and lists it', async () => {
     const lines: string[] = [];
-    await runOperatorCommand(client, 'create', { email: 'cli.ops@payrail.example', role: 'support', json: false }, (line) => lines.push(line));
+    await runOperatorCommand(running.client(), 'create', { email: 'cli.ops@payrail.example', role: 'support', json: false }, (line) => lines.push(line));
     expect(lines[0]).toMatch(/^operator #\d+ cli\.ops@payrail\.example \(support\) created\. Shown this once:$/);
     expect(lines[1]).toMatch(/^ {2}password: {5}[A-Za-z0-9_-]{24}$/);
     expect(lines[3]).toMatch(/^ {2}TOTP link: {4}otpauth:\/\/totp\//);
     const listed: string[] = [];
-    await runOperatorCommand(client, 'list', { json: false }, (line) => listed.push(line));
+    await runOperatorCommand(running.client(), 'list', { json: false }, (line) => listed.push(line));
     expect(listed.some((line) => / cli\.ops@payrail\.example support active since /.test(line))).toBe(true);
-    await expect(runOperatorCommand(client, 'create', { email: 'x@payrail.example', role: 'all', json: false }, () => {})).rejects.toThrow(
+    await expect(runOperatorCommand(running.client(), 'create', { email: 'x@payrail.example', role: 'all', json: false }, () => {})).rejects.toThrow(
       /--role admin\|support\|finance/,
     );
   });
 
   it('prints the audit log newest first, as lines or CSV, with the filters', async () => {
-    const merchant = await server.createMerchant('CLI audited');
+    const merchant = await running.server().createMerchant('CLI audited');
     const lines: string[] = [];
-    await runAuditCommand(client, { subject: `merchant:${merchant.id}`, csv: false, json: false }, (line) => lines.push(line));
+    await runAuditCommand(running.client(), { subject: `merchant:${merchant.id}`, csv: false, json: false }, (line) => lines.push(line));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^\\S+ #\\d+ admin-key merchant\\.created merchant:${merchant.id} – → \\{"id":${merchant.id},`));
     const csv: string[] = [];
-    await runAuditCommand(client, { subject: `merchant:${merchant.id}`, csv: true, json: false, limit: 'all' }, (line) => csv.push(line));
+    await runAuditCommand(running.client(), { subject: `merchant:${merchant.id}`, csv: true, json: false, limit: 'all' }, (line) => csv.push(line));
     expect(csv[0]).toBe('id,occurred_at,actor,action,subject_type,subject_id,before,after,request_id,ip_address');
     expect(csv[1]).toContain(',admin-key,merchant.created,merchant,');
-    await expect(runAuditCommand(client, { csv: false, json: false, limit: '0' }, () => {})).rejects.toThrow(/--limit/);
+    await expect(runAuditCommand(running.client(), { csv: false, json: false, limit: '0' }, () => {})).rejects.toThrow(/--limit/);
   });
 });
 

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, type AdminClient } from '../../../src/cli/admin-client.ts';
+import { describe, expect, it } from 'vitest';
+import { cliAgainstRunningServer } from '../../support/cli-server.ts';
 import { CliError } from '../../../src/cli/cli-error.ts';
 import { runStatsCommand } from '../../../src/cli/stats-commands.ts';
-import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 // `payrail stats backfill`: the dashboard's daily aggregates rebuilt from the payments, through the admin API
 // (POST /api/admin/v1/stats/rebuild), while the server holds the embedded database.
 describe('payrail stats backfill against a running server', () => {
-  let server: ServerHarness;
-  let client: AdminClient;
-
-  beforeAll(async () => {
-    server = await startServerHarness('pglite');
-    client = adminClient(server.running.app.payrail.config, server.baseUrl);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-  });
+  const running = cliAgainstRunningServer();
 
   const run = async (action: string, json: boolean) => {
     const lines: string[] = [];
-    await runStatsCommand(client, action, { json }, (line) => lines.push(line));
+    await runStatsCommand(running.client(), action, { json }, (line) => lines.push(line));
     return lines;
   };
 

@@ -1,27 +1,16 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, type AdminClient } from '../../../src/cli/admin-client.ts';
+import { describe, expect, it } from 'vitest';
+import { cliAgainstRunningServer } from '../../support/cli-server.ts';
 import { CliError } from '../../../src/cli/cli-error.ts';
 import { runMerchantCommand, type MerchantCommandOptions } from '../../../src/cli/merchant-commands.ts';
-import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 // `payrail merchant create|update --display-name`: what the hosted checkout calls the merchant, through the admin API.
 describe('payrail merchant --display-name against a running server', () => {
-  let server: ServerHarness;
-  let client: AdminClient;
-
-  beforeAll(async () => {
-    server = await startServerHarness('pglite');
-    client = adminClient(server.running.app.payrail.config, server.baseUrl);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-  });
+  const running = cliAgainstRunningServer();
 
   const run = async (action: string, options: Partial<MerchantCommandOptions>) => {
     const lines: string[] = [];
-    await runMerchantCommand(client, action, { json: false, ...options }, (line) => lines.push(line));
+    await runMerchantCommand(running.client(), action, { json: false, ...options }, (line) => lines.push(line));
     return lines;
   };
   const runJson = async (action: string, options: Partial<MerchantCommandOptions>) => JSON.parse((await run(action, { ...options, json: true }))[0]!);
@@ -33,12 +22,12 @@ describe('payrail merchant --display-name against a running server', () => {
     expect(await runJson('get', { id: String(id) })).toMatchObject({ name: 'Northwind Traders GmbH', display_name: 'Northwind' });
 
     const key = /sandbox key:\s+(\S+)/.exec(lines.join('\n'))?.[1] ?? '';
-    const created = await server.call('POST', '/api/v1/payments', {
+    const created = await running.server().call('POST', '/api/v1/payments', {
       key,
       body: { product: 'Green tea', amount: 300, currency: 'EUR', callbackUrl: 'https://merchant.example/callback' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const page = await request(created.body.processingUrl as string, { dispatcher: server.dispatcher, headers: { accept: 'text/html' } });
+    const page = await request(created.body.processingUrl as string, { dispatcher: running.server().dispatcher, headers: { accept: 'text/html' } });
     const html = await page.body.text();
     expect(html).toMatch(/<title>[^<]*Northwind<\/title>/);
     expect(html).toContain('<h1 id="page-heading" class="page-heading">Pay Northwind</h1>');

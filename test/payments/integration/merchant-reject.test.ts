@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, type AdminClient } from '../../../src/cli/admin-client.ts';
+import { cliAgainstRunningServer } from '../../support/cli-server.ts';
 import { CliError } from '../../../src/cli/cli-error.ts';
 import { runMerchantCommand, type MerchantCommandOptions } from '../../../src/cli/merchant-commands.ts';
 import { createSignedUpMerchant, issueProductionKey } from '../../../src/payments/index.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
-import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const engines = await testEngines();
 
@@ -58,25 +57,16 @@ describe.each(engines)('rejecting a sign-up through the admin API on %s', (engin
 });
 
 describe('payrail merchant reject against a running server', () => {
-  let server: ServerHarness;
-  let client: AdminClient;
-  beforeAll(async () => {
-    server = await startServerHarness('pglite');
-    client = adminClient(server.running.app.payrail.config, server.baseUrl);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-  });
+  const running = cliAgainstRunningServer();
 
   const run = async (options: Partial<MerchantCommandOptions>) => {
     const lines: string[] = [];
-    await runMerchantCommand(client, 'reject', { json: false, ...options }, (line) => lines.push(line));
+    await runMerchantCommand(running.client(), 'reject', { json: false, ...options }, (line) => lines.push(line));
     return lines;
   };
 
   it('rejects with the reason, says so, and refuses a missing reason before calling the server', async () => {
-    const { payrail } = server.running.app;
+    const { payrail } = running.server().running.app;
     const { merchant } = await createSignedUpMerchant(payrail.database.db, payrail.masterKey, 'CLI sign-up');
     await expect(run({ id: String(merchant.id) })).rejects.toBeInstanceOf(CliError);
     await expect(run({ id: String(merchant.id), reason: '  ' })).rejects.toBeInstanceOf(CliError);

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPaymentsAcrossMerchants, type OperatorPaymentSearchResult, type OperatorPaymentSearchText } from '../../../src/payments/index.ts';
 import { testEngines } from '../../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../../support/fake-adapter.ts';
 import { startHarness, type Harness, type TestMerchant } from '../../support/harness.ts';
-import { cardPayment } from '../../support/production-gateway.ts';
+import { addProductionGateway, cardPayment } from '../../support/production-gateway.ts';
 
 const engines = await testEngines();
 
@@ -22,26 +21,6 @@ describe.each(engines)('searching payments across merchants on %s', (engine) => 
   let second: TestMerchant;
   const tokens: Record<string, string> = {};
 
-  const addGateway = async (merchantId: number) => {
-    const settings = {
-      api_key: `ak_${randomBytes(8).toString('hex')}`,
-      sign_key: randomBytes(16).toString('hex'),
-      sandbox: false,
-      host2host: true,
-      gateway_settings: {
-        processing_method: 'http_requests',
-        full_link: adapter.url,
-        methods: { pay: { response_timeout: 5 }, status: { response_timeout: 5 } },
-      },
-    };
-    const response = await harness.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/merchants/${merchantId}/gateways`,
-      headers: { authorization: `Bearer ${harness.adminKey}` },
-      payload: { alias: 'acquirer', environment: 'production', settings },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-  };
   const pay = async (name: string, key: string, orderNumber: string, pan: string) => {
     const body = { ...cardPayment(orderNumber), card: { ...cardPayment(orderNumber).card, pan } };
     const created = await harness.merchantRequest(key, { method: 'POST', url: '/api/v1/payments', payload: body });
@@ -75,8 +54,8 @@ describe.each(engines)('searching payments across merchants on %s', (engine) => 
     });
     first = await harness.createMerchant('Searched first');
     second = await harness.createMerchant('Searched second');
-    await addGateway(first.id);
-    await addGateway(second.id);
+    await addProductionGateway(harness, first.id, adapter);
+    await addProductionGateway(harness, second.id, adapter);
     // Created in this order: newest last.
     await pay('p1', first.productionKey, 'same-order', VISA_1111);
     await pay('p2', second.productionKey, 'same-order', VISA_1881);
