@@ -90,6 +90,8 @@ export const gateways = pgTable(
     settingsSealed: text('settings_sealed').notNull(),
     // The gateway's routing rules (domain/gateway-routing-rules.ts, checked by gateways-repo.ts); null: no rule, default weight.
     routing: jsonb('routing').$type<GatewayRoutingRules>(),
+    // Which columns of the provider's settlement file hold what (flows/reconciliation*.ts); null: not set yet.
+    settlementColumns: jsonb('settlement_columns').$type<Record<string, string>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

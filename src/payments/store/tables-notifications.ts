@@ -22,6 +22,14 @@ export const outbox = pgTable(
     // and what it tells, taken in that transaction (domain/notification-body.ts); both null on rows queued before.
     eventSequence: integer('event_sequence'),
     eventSnapshot: jsonb('event_snapshot').$type<NotificationSnapshot>(),
+    // The event's type as the events API names it (payment.approved, payout.processing, refund.declined,
+    // dispute.opened, payment.conflict), derived from its snapshot by the database so no writer can disagree.
+    eventType: text('event_type').generatedAlwaysAs(sql`case event_snapshot ->> 'kind'
+      when 'payment' then (case event_snapshot -> 'payment' ->> 'operationType' when 'payout' then 'payout' else 'payment' end)
+        || '.' || (event_snapshot -> 'payment' ->> 'status')
+      when 'refund' then 'refund.' || (event_snapshot -> 'record' ->> 'status')
+      when 'dispute' then 'dispute.' || (case event_snapshot -> 'record' ->> 'status' when 'open' then 'opened' else event_snapshot -> 'record' ->> 'status' end)
+      when 'conflict' then 'payment.conflict' end`),
     // When the notifier first finished with the row: a later notification of the payment waits until then.
     firstAttemptedAt: timestamp('first_attempted_at', { withTimezone: true, mode: 'date' }),
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -33,6 +41,8 @@ export const outbox = pgTable(
   },
   (table) => [
     index('outbox_due_idx').on(table.topic, table.dueAt).where(sql`${table.doneAt} is null`),
+    // An event found by its id (GET /api/v1/events/{id}).
+    index('outbox_event_id_idx').on(table.eventId).where(sql`${table.topic} = 'notification'`),
     index('outbox_notification_sequence_idx').on(table.paymentId, table.eventSequence).where(sql`${table.topic} = 'notification'`),
     // A payment's open work, found by payment and topic whatever the other payments have open: with payment_id
     // alone the planner may walk outbox_due_idx over every open row of the topic instead.

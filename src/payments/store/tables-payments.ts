@@ -8,6 +8,7 @@ import { CONFLICT_REPORTED_STATUSES, CONFLICT_RESOLUTIONS, CONFLICT_SOURCES } fr
 import { PAYMENT_STATUSES } from '../domain/payment-status.ts';
 import { createdAt, quoted, updatedAt } from '../../platform/lib/table-columns.ts';
 import { merchants } from './tables-merchants.ts';
+import { testClocks } from './tables-test-clocks.ts';
 
 export const payments = pgTable(
   'payments',
@@ -87,6 +88,8 @@ export const payments = pgTable(
     exchangeKind: text('exchange_kind', { enum: EXCHANGE_KINDS }),
     exchangeUntil: timestamp('exchange_until', { withTimezone: true, mode: 'date' }),
     exchangeCaptureMinor: bigint('exchange_capture_minor', { mode: 'number' }),
+    // The sandbox test clock whose time the payment lives by (store/tables-test-clocks.ts); null: the wall clock.
+    testClockId: bigint('test_clock_id', { mode: 'number' }).references(() => testClocks.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -95,6 +98,10 @@ export const payments = pgTable(
     uniqueIndex('payments_issued_recurring_token_idx').on(table.issuedRecurringToken).where(sql`${table.issuedRecurringToken} is not null`),
     uniqueIndex('payments_issued_wallet_token_idx').on(table.issuedWalletToken).where(sql`${table.issuedWalletToken} is not null`),
     check('payments_refunded_check', sql`${table.refundedMinor} >= 0 and ${table.refundedMinor} <= coalesce(${table.capturedMinor}, 0)`),
+    // A provider's reference found again (settlement files, flows/reconciliation*.ts).
+    index('payments_gateway_token_idx').on(table.gatewayId, table.gatewayToken).where(sql`${table.gatewayToken} is not null`),
+    index('payments_test_clock_idx').on(table.testClockId).where(sql`${table.testClockId} is not null`),
+    check('payments_test_clock_sandbox_check', sql`${table.testClockId} is null or ${table.environment} = 'sandbox'`),
     index('payments_authorized_until_idx').on(table.authorizedUntil).where(sql`${table.status} = 'authorized'`),
     check('payments_status_check', sql`${table.status} in (${quoted(PAYMENT_STATUSES)})`),
     check('payments_exchange_kind_check', sql`${table.exchangeKind} in (${quoted(EXCHANGE_KINDS)})`),
