@@ -155,9 +155,10 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^packages/[^/]+/dist/' }, // build output (npm run build -w @payrail/adapter-kit), not sources
     tsPreCompilationDeps: true,
     parser: 'swc', // TypeScript 7 has no compiler API yet; swc parses the sources
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['payrail-source', 'import', 'require', 'node', 'default'] },
   },
 };

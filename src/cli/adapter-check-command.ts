@@ -29,6 +29,10 @@ const ADAPTER_CHECK_USAGE = `Usage: payrail adapter-check --url URL --sign-key K
   --callback-url URL       the listener's origin as the adapter reaches it, if not http://HOST:PORT
   --callback-wait-ms N     how long to wait for a callback (default 5000)
   --settings JSON          provider keys for the settings block, e.g. '{"gateway_settings":{"acme_base_url":"http://…"}}'
+  --provider-url-setting PATH
+                           where in settings the adapter reads its provider's URL, e.g. gateway_settings.acme_base_url:
+                           the suite's provider stub stands there for a few calls (provider 503, provider silent,
+                           an unsigned call must never reach it); without it those checks are skipped
   --production             send settings.sandbox false (default true)
   --no-signature           the adapter does not validate X-SIGNATURE: skip the refusal checks
   --json                   print the report as JSON
@@ -55,6 +59,7 @@ export async function runAdapterCheckCommand(argv: readonly string[], print: (li
       'callback-url': { type: 'string' },
       'callback-wait-ms': { type: 'string' },
       settings: { type: 'string' },
+      'provider-url-setting': { type: 'string' },
       production: { type: 'boolean', default: false },
       'no-signature': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -85,6 +90,7 @@ export async function runAdapterCheckCommand(argv: readonly string[], print: (li
       callbackPublicUrl: values['callback-url'],
       callbackWaitMs: integerOption('--callback-wait-ms', values['callback-wait-ms']),
       settings: settingsOption(values.settings),
+      providerUrlSetting: values['provider-url-setting'],
     }),
   };
   let report: Awaited<ReturnType<typeof runConformance>>;

@@ -1,4 +1,3 @@
-import type { Options } from 'amqplib';
 import { SIGNATURE_HEADER } from './signature.ts';
 
 export { SIGNATURE_HEADER };
@@ -37,6 +36,33 @@ export function isValidMethodName(name: string): boolean {
   return METHOD_NAME_PATTERN.test(name);
 }
 
+// The part of amqplib's publish and connect options set here, declared here: the kit's types must not need amqplib
+// (an optional peer) installed to typecheck. amqplib's own types accept them.
+interface PublishProperties {
+  persistent?: boolean;
+  mandatory?: boolean;
+  contentType?: string;
+  contentEncoding?: string;
+  type?: string;
+  correlationId?: string;
+  messageId?: string;
+  replyTo?: string;
+  expiration?: string;
+  timestamp?: number;
+  appId?: string;
+  headers?: Record<string, string | number>;
+}
+
+interface ConnectOptions {
+  protocol: 'amqp' | 'amqps';
+  hostname: string;
+  port: number;
+  username: string;
+  password: string;
+  vhost: string;
+  heartbeat: number;
+}
+
 export interface RequestMessage {
   correlationId: string;
   replyTo: string;
@@ -46,7 +72,7 @@ export interface RequestMessage {
   nowMs: number;
 }
 
-export function requestProperties(message: RequestMessage): Options.Publish {
+export function requestProperties(message: RequestMessage): PublishProperties {
   if (!isValidMethodName(message.method)) throw new Error(`"${message.method}" is not an adapter method name`);
   if (!Number.isSafeInteger(message.timeoutMs) || message.timeoutMs < 1) throw new Error('the timeout must be a positive whole number of milliseconds');
   const headers: Record<string, string | number> = { [DEADLINE_HEADER]: message.nowMs + message.timeoutMs };
@@ -67,7 +93,7 @@ export function requestProperties(message: RequestMessage): Options.Publish {
   };
 }
 
-export function replyProperties(correlationId: string, statusCode: number, contentType: string): Options.Publish {
+export function replyProperties(correlationId: string, statusCode: number, contentType: string): PublishProperties {
   return {
     persistent: false, // the reply queue lives only as long as its caller's connection
     contentType,
@@ -92,7 +118,7 @@ export function headerNumber(headers: Record<string, unknown> | undefined, name:
 }
 
 export interface BrokerAddress {
-  connect: Options.Connect; // what amqplib connects with, credentials included
+  connect: ConnectOptions; // what amqplib connects with, credentials included
   display: string; // scheme://host:port, with ?vhost= unless the default: never credentials
 }
 

@@ -11,15 +11,18 @@ export const PROVIDER_TIMEOUT_CODE = 408;
 
 export const AdapterStatusSchema = Type.Union([Type.Literal('approved'), Type.Literal('pending'), Type.Literal('declined')]);
 
-// One interaction with the provider (or, when there was none, with the adapter itself).
+// One interaction with the provider (or, when there was none, with the adapter itself). spec 2.9 requires the logs
+// array, none of an item's fields: each is checked when present (interactionLog fills them all).
 export const AdapterLogSchema = Type.Object({
-  kind: Type.String({
-    description: 'pay, payout, status, callback, refund, confirm_request, decline_request, confirm_secure_code, resend_otp, next_payment_step',
-  }),
-  request: Type.Object({ url: Type.String(), body: Type.Optional(Type.Unknown({ description: 'string or object' })) }),
-  status: Type.Integer({ description: "the provider's HTTP status" }),
+  kind: Type.Optional(
+    Type.String({
+      description: 'pay, payout, status, callback, refund, confirm_request, decline_request, confirm_secure_code, resend_otp, next_payment_step',
+    }),
+  ),
+  request: Type.Optional(Type.Object({ url: Type.Optional(Type.String()), body: Type.Optional(Type.Unknown({ description: 'string or object' })) })),
+  status: Type.Optional(Type.Integer({ description: "the provider's HTTP status" })),
   response: Type.Optional(Type.Unknown({ description: 'string or object' })),
-  duration: Type.Number({ minimum: 0, description: 'seconds' }),
+  duration: Type.Optional(Type.Number({ minimum: 0, description: 'seconds' })),
 });
 export type AdapterLog = Static<typeof AdapterLogSchema>;
 

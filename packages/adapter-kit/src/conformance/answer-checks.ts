@@ -61,25 +61,63 @@ export function checkShape(name: string, call: AdapterCallResult, requirements: 
   if (answer['result'] === false && typeof answer['error'] !== 'string' && typeof answer['details'] !== 'string') {
     return fail(name, 'result false without an error text (spec 7.4)');
   }
+  const redirectUrl = redirectUrlOf(answer);
+  if (redirectUrl !== null && !isHttpUrl(redirectUrl)) {
+    return fail(name, `redirect_request.url ${JSON.stringify(excerpt(redirectUrl))} is not an http(s) URL: Payrail never sends a customer there`);
+  }
   return pass(
     name,
     `matches the response schema (result ${String(answer['result'])}${answer['status'] === undefined ? '' : `, status ${String(answer['status'])}`})`,
   );
 }
 
+// spec 2.9 requires the array (an empty one too: a refused call may have had no interaction), none of an item's
+// fields; those present must have their type.
 export function checkLogs(name: string, call: AdapterCallResult): ConformanceCheck {
   if (!isJsonObject(call.json)) return skip(name, 'no JSON answer to check');
   const logs = call.json['logs'];
   if (!Array.isArray(logs)) return fail(name, 'logs is missing (spec 2.9: required)');
-  if (logs.length === 0) return fail(name, 'logs is empty: log at least the interaction this call made');
   for (const [index, log] of logs.entries()) {
     if (!isJsonObject(log)) return fail(name, `logs[${index}] is not an object`);
-    if (typeof log['kind'] !== 'string' || log['kind'] === '') return fail(name, `logs[${index}].kind is missing`);
-    if (typeof log['duration'] !== 'number' || !Number.isFinite(log['duration']) || log['duration'] < 0) {
+    if (log['kind'] !== undefined && typeof log['kind'] !== 'string') return fail(name, `logs[${index}].kind must be a string`);
+    const duration = log['duration'];
+    if (duration !== undefined && (typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0)) {
       return fail(name, `logs[${index}].duration must be a number of seconds`);
     }
+    if (log['status'] !== undefined && !Number.isInteger(log['status'])) return fail(name, `logs[${index}].status must be an HTTP status`);
+    if (log['request'] !== undefined && !isJsonObject(log['request'])) return fail(name, `logs[${index}].request must be an object {url, body}`);
   }
-  return pass(name, `${logs.length} log item(s) with kind and duration`);
+  return pass(name, logs.length === 0 ? 'logs: [] (the array is required, not an item)' : `${logs.length} log item(s)`);
+}
+
+// The amount and currency an answer reports are the ones sent (spec 8: minor units in the adapter contract). Where
+// required (a /status answer), they must be there; elsewhere they are compared when given.
+export function checkAmount(name: string, call: AdapterCallResult, sent: { amountMinor: number; currency: string }, required: boolean): ConformanceCheck {
+  if (!isJsonObject(call.json)) return skip(name, 'no JSON answer to check');
+  const answer = call.json;
+  if (answer['result'] !== true) return skip(name, `answered ${describeAnswer(answer)}: no amount to compare`);
+  const { amount, currency } = answer;
+  if (required && (amount === undefined || currency === undefined)) return fail(name, 'a /status answer must carry amount and currency (section 4)');
+  if (amount !== undefined && amount !== sent.amountMinor) {
+    return fail(name, `answered amount ${JSON.stringify(amount)} for ${sent.amountMinor} ${sent.currency} sent (minor units both ways, spec 8)`);
+  }
+  if (currency !== undefined && currency !== sent.currency) return fail(name, `answered currency ${JSON.stringify(currency)} for ${sent.currency} sent`);
+  if (amount === undefined && currency === undefined) return pass(name, 'no amount in the answer (optional here)');
+  return pass(name, `${sent.amountMinor} ${sent.currency}, as sent`);
+}
+
+export function describeAnswer(answer: JsonObject): string {
+  return `result ${JSON.stringify(answer['result'])}${answer['status'] === undefined ? '' : `, status ${JSON.stringify(answer['status'])}`}`;
+}
+
+// spec 9: redirect_request, or its camelCase twin; the snake_case key wins, as Payrail reads it.
+function redirectUrlOf(answer: JsonObject): string | null {
+  const redirect = answer['redirect_request'] ?? answer['redirectRequest'];
+  return isJsonObject(redirect) && typeof redirect['url'] === 'string' ? redirect['url'] : null;
+}
+
+function isHttpUrl(url: string): boolean {
+  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 }
 
 export function reasonOf(answer: JsonObject): string | null {

@@ -1,9 +1,12 @@
 import { Compile } from 'typebox/compile';
 import { CallbackCryptoError, decryptMerchantKey, verifyCallbackJwt } from '../callback-crypto.ts';
 import { CallbackClaimsSchema } from '../response-schema.ts';
-import { fail, isJsonObject, pass } from './answer-checks.ts';
+import { fail, isJsonObject, pass, skip } from './answer-checks.ts';
 import type { ReceivedCallback } from './callback-listener.ts';
-import type { ConformanceCheck } from './options.ts';
+import { answerChecks } from './method-checks.ts';
+import { CONFORMANCE_DEFAULTS, type ConformanceCheck } from './options.ts';
+import { payBody } from './request-bodies.ts';
+import { stringOrUndefined, type Suite } from './suite.ts';
 
 // spec 5.6: a callback carries `Authorization: Bearer <JWT>`, HS512 under sign_key, whose claims hold status,
 // amount, currency and `secure`: the merchant's private key under AES-256-CBC with the same key.
@@ -11,14 +14,14 @@ import type { ConformanceCheck } from './options.ts';
 const ClaimsValidator = Compile(CallbackClaimsSchema);
 const CALLBACK_STATUSES: ReadonlySet<unknown> = new Set(['approved', 'declined', 'pending']);
 
-export interface CallbackExpectation {
+interface CallbackExpectation {
   signKey: string;
   merchantKey: string;
   gatewayToken?: string; // the transaction the callback must be about, when known
 }
 
 // The problem with one callback, or null when it verifies.
-export async function callbackProblem(callback: ReceivedCallback, expected: CallbackExpectation): Promise<string | null> {
+async function callbackProblem(callback: ReceivedCallback, expected: CallbackExpectation): Promise<string | null> {
   const jwt = /^Bearer\s+(\S+)$/i.exec(callback.authorization ?? '')?.[1];
   if (jwt === undefined) return 'no Authorization: Bearer <JWT> header';
   let claims: Record<string, unknown>;
@@ -54,10 +57,41 @@ export async function callbackProblem(callback: ReceivedCallback, expected: Call
   return null;
 }
 
-export async function checkAllCallbacks(name: string, callbacks: readonly ReceivedCallback[], expected: CallbackExpectation): Promise<ConformanceCheck> {
+async function checkAllCallbacks(name: string, callbacks: readonly ReceivedCallback[], expected: CallbackExpectation): Promise<ConformanceCheck> {
   for (const [index, callback] of callbacks.entries()) {
     const problem = await callbackProblem(callback, expected);
     if (problem !== null) return fail(name, `callback ${index + 1} of ${callbacks.length} (${callback.path}): ${problem}`);
   }
   return pass(name, `${callbacks.length} callback(s) received, each verified (HS512 JWT, claims, secure)`);
+}
+
+// The pending card's /pay, then its callback to the callback_url sent; then every callback the run received.
+export async function callbackChecks(suite: Suite): Promise<void> {
+  const { options, listener } = suite;
+  const expected = { signKey: options.signKey, merchantKey: suite.context.merchantKey };
+  const waitMs = options.callbackWaitMs ?? CONFORMANCE_DEFAULTS.callbackWaitMs;
+  if (options.cardCallback === undefined) {
+    suite.checks.push(skip('callback/pending-card', 'no --card-callback given'));
+  } else {
+    const body = payBody(suite.context, options.cardCallback);
+    const result = await suite.call('pay-callback', 'pay', body);
+    answerChecks(suite, 'pay-callback', result, { finalFields: true });
+    const gatewayToken = isJsonObject(result.json) ? stringOrUndefined(result.json['gateway_token']) : undefined;
+    const callbackPath = new URL(body.callback_url).pathname;
+    const callback = await listener.waitFor((received) => received.path.split('?')[0] === callbackPath, waitMs);
+    const elsewhere = listener.received.find((received) => received.path.includes(encodeURIComponent(body.payment.token)));
+    if (callback === null) {
+      const why = elsewhere === undefined ? '' : `; one came to ${elsewhere.path}: a callback goes to callback_url as given`;
+      suite.checks.push(fail('callback/pending-card', `no callback reached ${callbackPath} (the callback_url sent) within ${waitMs} ms${why}`));
+    } else {
+      const problem = await callbackProblem(callback, { ...expected, ...(gatewayToken === undefined ? {} : { gatewayToken }) });
+      suite.checks.push(
+        problem === null
+          ? pass('callback/pending-card', 'the callback verified: HS512 JWT under sign_key, claims, secure')
+          : fail('callback/pending-card', problem),
+      );
+    }
+  }
+  if (listener.received.length === 0) suite.checks.push(skip('callback/all-verify', 'no callback was received during the run'));
+  else suite.checks.push(await checkAllCallbacks('callback/all-verify', listener.received, expected));
 }

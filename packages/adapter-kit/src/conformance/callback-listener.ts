@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// The suite's stand-in for Payrail: callback_url and processing_url point here, and every callback is kept as
-// received for the checks to verify.
+// The suite's stand-in for Payrail: callback_url and processing_url point here, on the paths Payrail gives out
+// (src/payments/domain/public-urls.ts), and every callback is kept as received for the checks to verify.
 
 const CALLBACK_BODY_BYTES_MAX = 256 * 1024;
 const CALLBACKS_KEPT_MAX = 1000;
 const WAIT_POLL_MS = 20;
+const CALLBACK_PATH_PREFIX = '/callbacks/v2/gateway_callbacks/'; // Payrail's, and the only one it serves
 
 export interface ReceivedCallback {
   path: string;
@@ -34,7 +35,8 @@ export async function startCallbackListener(host: string, port: number, publicOr
     });
     request.on('end', () => {
       const path = request.url ?? '/';
-      if (request.method === 'POST' && path.startsWith('/callback/') && received.length < CALLBACKS_KEPT_MAX) {
+      // Every POST is kept, on whatever path: a callback the adapter sent elsewhere than callback_url is reported.
+      if (request.method === 'POST' && received.length < CALLBACKS_KEPT_MAX) {
         received.push({ path, authorization: request.headers.authorization, bodyText: Buffer.concat(chunks).toString('utf8') });
         response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
         return;
@@ -51,8 +53,8 @@ export async function startCallbackListener(host: string, port: number, publicOr
   const origin = (publicOrigin ?? bound).replace(/\/+$/, '');
   return {
     origin,
-    callbackUrl: (token) => `${origin}/callback/${encodeURIComponent(token)}`,
-    processingUrl: (token) => `${origin}/return/${encodeURIComponent(token)}`,
+    callbackUrl: (token) => `${origin}${CALLBACK_PATH_PREFIX}${encodeURIComponent(token)}`,
+    processingUrl: (token) => `${origin}/checkout/${encodeURIComponent(token)}/return`,
     received,
     async waitFor(predicate, timeoutMs) {
       const deadline = Date.now() + timeoutMs;

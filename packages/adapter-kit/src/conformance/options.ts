@@ -36,6 +36,10 @@ export interface ConformanceOptions {
   callbackPort?: number; // its port (default 0: any free port)
   callbackPublicUrl?: string; // the listener's origin as the adapter reaches it, when not http://<host>:<port>
   callbackWaitMs?: number; // how long to wait for callbacks (default 5000)
+  // Where in the settings block the adapter reads its provider's base URL, e.g. "gateway_settings.acme_base_url".
+  // Given, a few calls carry the suite's provider stub there instead: a provider answering 5xx, one never answering,
+  // and whether a refused call reached the provider at all. Without it those checks are skipped.
+  providerUrlSetting?: string;
 }
 
 export const CONFORMANCE_DEFAULTS = {
@@ -47,6 +51,15 @@ export const CONFORMANCE_DEFAULTS = {
   callbackHost: '127.0.0.1',
   callbackWaitMs: 5000,
 } as const;
+
+// Amounts beyond the default one (minor units): a currency without decimals, one with three, and cents.
+export const AMOUNT_VARIANTS = [
+  { currency: 'JPY', amountMinor: 1000, shown: '1000' },
+  { currency: 'KWD', amountMinor: 12_345, shown: '12.345' },
+  { currency: null, amountMinor: 1999, shown: '19.99' }, // null: the run's currency (default USD)
+] as const;
+
+export const SETTING_PATH_PATTERN = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/;
 
 export const SIGN_KEY_LENGTH = 32;
 export const TIMEOUT_MS_MAX = 600_000;

@@ -48,15 +48,13 @@ export function settingsFor(options: {
   };
 }
 
-export function payBody(context: BodyContext, pan: string, token = newToken('pay')): PayRequest {
+// pan null: a payment without card data, as Payrail sends one to a redirect or bank_account gateway.
+export function payBody(context: BodyContext, pan: string | null, token = newToken('pay')): PayRequest {
   return {
     method_name: 'pay',
     params: {
       customer: { email: 'conformance@example.com', ip: '203.0.113.10', first_name: 'Ada', last_name: 'Lovelace', country: 'GB' },
-      pan,
-      cvv: '123',
-      expires: '12/30',
-      card: { pan },
+      ...(pan === null ? {} : { pan, cvv: '123', expires: '12/30', card: { pan } }),
       recurring: false,
       need_confirmation: false,
     },
@@ -73,6 +71,13 @@ export function payBody(context: BodyContext, pan: string, token = newToken('pay
     processing_url: context.listener.processingUrl(token),
     callback_url: context.listener.callbackUrl(token),
   };
+}
+
+// Variant C (spec 2.1) as Payrail forwards it: bank_account without card data, and without requisite_type when the
+// merchant gave none (src/payments/flows/adapter-requests.ts repeats bank_code as bank_name).
+export function bankAccountPayBody(context: BodyContext): PayRequest {
+  const body = payBody(context, null, newToken('bank'));
+  return { ...body, params: { ...body.params, bank_account: { account_number: 'GB33BUKB20201555555555', bank_code: 'BUKB', bank_name: 'BUKB' } } };
 }
 
 export function payoutBody(context: BodyContext, pan: string, token = newToken('payout')): PayoutRequest {

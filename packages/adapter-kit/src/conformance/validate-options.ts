@@ -1,4 +1,4 @@
-import { CONFORMANCE_METHODS, SIGN_KEY_LENGTH, TIMEOUT_MS_MAX, type ConformanceOptions } from './options.ts';
+import { CONFORMANCE_METHODS, SETTING_PATH_PATTERN, SIGN_KEY_LENGTH, TIMEOUT_MS_MAX, type ConformanceOptions } from './options.ts';
 
 export class ConformanceOptionsError extends Error {}
 
@@ -30,5 +30,8 @@ export function validatedOptions(options: ConformanceOptions): ConformanceOption
   if (options.currency !== undefined && !/^[A-Z]{3}$/.test(options.currency)) throw new ConformanceOptionsError('currency must be an ISO 4217 code');
   if (options.callbackPublicUrl !== undefined && !URL.canParse(options.callbackPublicUrl))
     throw new ConformanceOptionsError('callback public URL must be a URL');
+  if (options.providerUrlSetting !== undefined && !SETTING_PATH_PATTERN.test(options.providerUrlSetting)) {
+    throw new ConformanceOptionsError('provider URL setting must be a key path of the settings block, e.g. gateway_settings.acme_base_url');
+  }
   return options;
 }
