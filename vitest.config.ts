@@ -6,6 +6,11 @@ import { SlowFilesFirst } from './test/support/slow-files-first.ts';
 // The workers, and the servers and CLIs the tests spawn (~400 processes), share V8's compiled code and Node's stripped
 // TypeScript through Node's compile cache (keyed by content): a CLI process costs 1.2 CPU-s instead of 1.5.
 process.env['NODE_COMPILE_CACHE'] ??= join(tmpdir(), 'payrail-node-compile-cache');
+// The workspace packages' sources, not their built dist/ (packages/adapter-kit/package.json "payrail-source"), in the
+// workers and in every process they spawn.
+if (!process.env['NODE_OPTIONS']?.includes('--conditions=payrail-source')) {
+  process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --conditions=payrail-source`.trim();
+}
 
 export default defineConfig({
   test: {

@@ -42,6 +42,8 @@ import { refundRoutes } from './payments/routes/merchant-api/refunds/routes.ts';
 import { commissionAdminRoutes } from './ledger/routes/admin/commissions/routes.ts';
 import { ledgerAdminRoutes } from './payments/routes/admin/ledger/routes.ts';
 import { disputeRoutes } from './payments/routes/merchant-api/disputes/routes.ts';
+import { eventRoutes } from './payments/routes/merchant-api/events/routes.ts';
+import { testClockRoutes } from './payments/routes/merchant-api/test-clocks/routes.ts';
 import { disputeAdminRoutes } from './payments/routes/admin/disputes/routes.ts';
 import { conflictAdminRoutes } from './payments/routes/admin/conflicts/routes.ts';
 import { statsAdminRoutes } from './payments/routes/admin/stats/routes.ts';
@@ -57,6 +59,11 @@ import { opsRoutes } from './back-office/routes/ops/plugin.ts';
 import { dashboardInvitationAdminRoutes } from './back-office/routes/admin-invitations/routes.ts';
 import { operatorAdminRoutes } from './back-office/routes/admin-operators/routes.ts';
 import { auditAdminRoutes } from './back-office/routes/admin-audit/routes.ts';
+import { recordAuditEvent } from './back-office/index.ts';
+import { reconciliationAdminRoutes } from './payments/routes/admin/reconciliations/routes.ts';
+import { reconciliationImportRoute } from './payments/routes/admin/reconciliations/import-route.ts';
+import { exportAdminRoutes } from './payments/routes/admin/exports/routes.ts';
+import { exportRoutes } from './payments/routes/merchant-api/exports/routes.ts';
 import { sql } from 'drizzle-orm';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -174,6 +181,9 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     await merchantScope.register(balanceRoutes);
     await merchantScope.register(refundRoutes);
     await merchantScope.register(disputeRoutes);
+    await merchantScope.register(exportRoutes);
+    await merchantScope.register(eventRoutes);
+    await merchantScope.register(testClockRoutes);
   });
 
   await app.register(coreBankingRoutes);
@@ -198,6 +208,9 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
       await adminScope.register(disputeAdminRoutes);
       await adminScope.register(conflictAdminRoutes);
       await adminScope.register(statsAdminRoutes);
+      await adminScope.register(reconciliationAdminRoutes);
+      await adminScope.register(reconciliationImportRoute, { recordImport: recordAuditEvent });
+      await adminScope.register(exportAdminRoutes);
       await adminScope.register(userAdminRoutes);
       await adminScope.register(businessAccountAdminRoutes);
       await adminScope.register(appTokenAdminRoutes);

@@ -32,6 +32,19 @@ async function main(argv: string[]): Promise<number> {
       print(`migrations applied (${config.databaseUrl ? 'postgres' : `pglite in ${config.dataDir}`})`);
       return EXIT_CODES.ok;
     }
+    case 'listen': {
+      const { runListenCommand } = await import('./cli/listen-command.ts');
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      await runListenCommand(config, line.values, print, stop.signal);
+      return EXIT_CODES.ok;
+    }
+    case 'trigger': {
+      const { runTriggerCommand } = await import('./cli/trigger-command.ts');
+      await runTriggerCommand(config, line.arguments[0], line.values, print);
+      return EXIT_CODES.ok;
+    }
     default: {
       if (!COMMANDS[line.command]?.admin) throw new CliError(`payrail ${line.command} cannot run here (payrail help)`);
       const { runAdminCommand } = await import('./cli/run-admin-command.ts');

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 import { getCACertificates } from 'node:tls';
 import type { Config } from '../platform/config.ts';
 import { CliError, EXIT_CODES } from './cli-error.ts';
@@ -20,13 +21,18 @@ export interface AdminClient {
   close(): Promise<void>;
 }
 
+// A body streamed as it is read (a settlement file): 200 and 201 are both success.
+export interface AdminUploader {
+  upload(path: string, form: { contentType: string; body: Readable }, options?: AdminCallOptions): Promise<Record<string, unknown>>;
+}
+
 export interface ServerTrust {
   caFile?: string | null; // the certificate the server named in the data folder
   source?: string; // where baseUrl came from, said when nothing answers there
 }
 
 // The CLI reaches the running server over the admin API, so it works while PGlite is locked by the server.
-export function adminClient(config: Config, baseUrl: string, trust: ServerTrust = {}): AdminClient {
+export function adminClient(config: Config, baseUrl: string, trust: ServerTrust = {}): AdminClient & AdminUploader {
   const adminKey = config.adminKey ?? readAdminKeyFile(config.dataDir);
   const certPath = config.tlsCertPath ?? trust.caFile ?? selfSignedCertPath(config.dataDir);
   const extraCa = existsSync(certPath) ? [readFileSync(certPath, 'utf8')] : [];
@@ -36,35 +42,44 @@ export function adminClient(config: Config, baseUrl: string, trust: ServerTrust 
       ? // 'default': the bundled roots plus NODE_EXTRA_CA_CERTS (and the system's with --use-system-ca), e.g. mkcert's CA.
         { request: httpsRequest, agent: new HttpsAgent({ keepAlive: true, ca: [...getCACertificates('default'), ...extraCa] }) }
       : { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) };
+  const exchange = async (
+    method: string,
+    path: string,
+    outgoing: Pick<Outgoing, 'headers' | 'body'>,
+    options: AdminCallOptions,
+    successes: readonly number[],
+  ): Promise<Record<string, unknown>> => {
+    const url = `${baseUrl.replace(/\/$/, '')}/api/admin/v1${path}`;
+    let response: { statusCode: number; text: string };
+    try {
+      response = await send(transport, url, { method, ...outgoing, timeoutMs: options.timeoutMs ?? ADMIN_REQUEST_TIMEOUT_MS });
+    } catch (error) {
+      const from = trust.source === undefined ? '' : ` The URL came from ${trust.source}.`;
+      throw new CliError(
+        `cannot reach Payrail at ${baseUrl} (${errorMessage(error)}).${from} Is it running? Start it with npm start, or give --url URL`,
+        EXIT_CODES.unreachable,
+      );
+    }
+    const { text } = response;
+    const parsed = parseJson(text);
+    if (!successes.includes(response.statusCode)) {
+      const errors = objectsIn(parsed?.['errors']);
+      const reason =
+        errors.map((error) => `${String(error['code'])}: ${error['field'] ? `${String(error['field'])} ` : ''}${String(error['message'])}`).join('; ') ||
+        text.slice(0, 200);
+      throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`, EXIT_CODES.failed);
+    }
+    if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`, EXIT_CODES.failed);
+    return parsed;
+  };
   return {
     async call(method, path, body, options = {}) {
-      const url = `${baseUrl.replace(/\/$/, '')}/api/admin/v1${path}`;
-      let response: { statusCode: number; text: string };
-      try {
-        response = await send(transport, url, {
-          method,
-          headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          timeoutMs: options.timeoutMs ?? ADMIN_REQUEST_TIMEOUT_MS,
-        });
-      } catch (error) {
-        const from = trust.source === undefined ? '' : ` The URL came from ${trust.source}.`;
-        throw new CliError(
-          `cannot reach Payrail at ${baseUrl} (${errorMessage(error)}).${from} Is it running? Start it with npm start, or give --url URL`,
-          EXIT_CODES.unreachable,
-        );
-      }
-      const { text } = response;
-      const parsed = parseJson(text);
-      if (response.statusCode !== 200) {
-        const errors = objectsIn(parsed?.['errors']);
-        const reason =
-          errors.map((error) => `${String(error['code'])}: ${error['field'] ? `${String(error['field'])} ` : ''}${String(error['message'])}`).join('; ') ||
-          text.slice(0, 200);
-        throw new CliError(`${method} ${path} failed with HTTP ${response.statusCode}: ${reason}`, EXIT_CODES.failed);
-      }
-      if (!parsed) throw new CliError(`${method} ${path} answered with something that is not JSON`, EXIT_CODES.failed);
-      return parsed;
+      const headers = { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      return exchange(method, path, { headers, body: body === undefined ? undefined : JSON.stringify(body) }, options, [200]);
+    },
+    async upload(path, form, options = {}) {
+      const headers = { authorization: `Bearer ${adminKey}`, 'content-type': form.contentType };
+      return exchange('POST', path, { headers, body: form.body }, options, [200, 201]);
     },
     close: async () => transport.agent.destroy(),
   };
@@ -78,7 +93,7 @@ interface Transport {
 interface Outgoing {
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Readable | undefined;
   timeoutMs: number;
 }
 
@@ -94,7 +109,10 @@ function send(transport: Transport, url: string, outgoing: Outgoing): Promise<{ 
     });
     sent.on('timeout', () => sent.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
     sent.on('error', reject);
-    sent.end(body);
+    if (typeof body === 'object') {
+      body.on('error', (error) => sent.destroy(error));
+      body.pipe(sent);
+    } else sent.end(body);
   });
 }
 

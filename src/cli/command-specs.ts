@@ -102,6 +102,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       },
       disable: { synopsis: 'gateway disable --merchant ID --id GID', description: 'stop routing payments to a gateway', options: ['merchant', 'id'] },
       enable: { synopsis: 'gateway enable --merchant ID --id GID', description: 'route payments to it again', options: ['merchant', 'id'] },
+      'settlement-columns': {
+        synopsis: 'gateway settlement-columns --id GID [--mapping JSON|null]',
+        description:
+          'show, or set (--mapping), which columns of the provider’s settlement file hold what, e.g.\n' +
+          '{"gatewayToken":"psp_ref","amount":"gross","currency":"ccy","fee":"fee","status":"state","date":"booked_at"}',
+        options: ['id', 'mapping'],
+      },
     },
   },
   dispute: {
@@ -197,6 +204,19 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       },
     },
   },
+  reconcile: {
+    summary: 'reconcile a provider’s settlement file with Payrail’s payments',
+    admin: true,
+    actions: {
+      [NO_ACTION]: {
+        synopsis: 'reconcile --gateway GID --file settlement.csv [--csv]',
+        description:
+          'upload the file (streamed) and print the summary: matched, missing in Payrail or in the file, mismatches, fees;\n' +
+          'the same file again prints the first reconciliation. --csv prints the whole report as CSV instead',
+        options: ['gateway', 'file', 'csv'],
+      },
+    },
+  },
   stats: {
     summary: "the merchant dashboard's daily payment aggregates",
     admin: true,
@@ -207,6 +227,33 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
           'compute the daily aggregates again from every payment (a database with payments from before them); payments\n' +
           'keep being written meanwhile, and with the embedded database the server waits for it',
         options: [],
+      },
+    },
+  },
+  listen: {
+    summary: 'forward the sandbox events as they happen to a local endpoint',
+    admin: false,
+    actions: {
+      [NO_ACTION]: {
+        synopsis: 'listen --key SANDBOX_KEY --forward-to URL [--url URL] [--events payment.*,refund.*]',
+        description:
+          'stream the sandbox events (GET /api/v1/events/stream) and POST each, with the very headers and body of a delivery,\n' +
+          'to --forward-to; one line per event. Reconnects by itself, resuming after the last event; Ctrl-C ends it',
+        options: ['key', 'forward-to', 'url', 'events'],
+      },
+    },
+  },
+  trigger: {
+    summary: 'make the sandbox produce an event (a test payment through the merchant API)',
+    admin: false,
+    actions: {
+      [NO_ACTION]: {
+        synopsis: 'trigger EVENT_TYPE --key SANDBOX_KEY [--url URL]',
+        description:
+          'create the sandbox payment that produces EVENT_TYPE: payment.approved, payment.declined, refund.approved,\n' +
+          'payout.approved or dispute.opened; prints the payment token',
+        options: ['key', 'url'],
+        positionals: 1,
       },
     },
   },

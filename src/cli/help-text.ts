@@ -1,7 +1,7 @@
 import { EXIT_CODES_TEXT } from './cli-error.ts';
 import { ADMIN_OPTIONS, COMMANDS, hasActions, type ActionSpec, type CommandSpec } from './command-specs.ts';
 
-const SERVER_TEXT = `Admin commands (merchant, gateway, dispute, conflicts, stats, user, app-token, outbox) reach the running server at
+const SERVER_TEXT = `Admin commands (merchant, gateway, dispute, conflicts, reconcile, stats, user, app-token, outbox) reach the running server at
 --url URL, else PAYRAIL_PUBLIC_URL, else the URL \`payrail start\` wrote into the data folder (server.json in
 PAYRAIL_DATA_DIR, default ./data), else https://localhost:8443 (HOST and PORT). They trust the certificate the
 server names there, sign in with PAYRAIL_ADMIN_KEY or the data folder's admin.key, and take:

@@ -48,7 +48,15 @@ export async function runAdminCommand(config: Config, line: AdminCommandLine, pr
         const { runStatsCommand } = await import('./stats-commands.ts');
         return await runStatsCommand(client, action, values, print);
       }
+      case 'reconcile': {
+        const { runReconcileCommand } = await import('./reconcile-command.ts');
+        return await runReconcileCommand(client, values, print);
+      }
       case 'gateway': {
+        if (action === 'settlement-columns') {
+          const { runSettlementColumnsCommand } = await import('./reconcile-command.ts');
+          return await runSettlementColumnsCommand(client, values, print);
+        }
         const { runGatewayCommand } = await import('./gateway-commands.ts');
         return await runGatewayCommand(client, action, { ...values, settingsFile: values['settings-file'] }, print);
       }

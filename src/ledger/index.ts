@@ -30,5 +30,6 @@ export { postingsOfPayment, type PaymentPosting } from './flows/payment-postings
 export { commissionsEarnedPerDay, listMerchantBalances } from './flows/ledger-overview.ts';
 export type { CommissionsEarned, MerchantBalancePage } from './flows/ledger-overview.ts';
 export { COMMISSION_RANGE_DAYS_MAX, type LedgerEnvironment } from './domain/ledger-overview.ts';
+export { walkLedgerEntries, type LedgerExportRow } from './flows/ledger-export.ts';
 export { getMerchantCommissions, setMerchantCommissions, type CommissionChangesInput, type PresentedCommissions } from './flows/commissions.ts';
 export { COMMISSION_OPERATIONS } from './domain/commission.ts';

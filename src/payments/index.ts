@@ -9,9 +9,9 @@ declare module '../app-context.ts' {
 
 export type { GatewaySettings } from './contract/adapter-contract.ts';
 export { pendingOutcome } from './domain/adapter-outcome.ts';
-export { notificationBody } from './domain/notification-body.ts';
+export { eventRequest } from './domain/event-request.ts';
+export { pruneOldEvents } from './flows/events-pruning.ts';
 export { NOTIFICATION_ATTEMPTS_MAX, notificationDelayMs } from './domain/notification-schedule.ts';
-export { modernSignatureHeader } from './domain/notification-signature.ts';
 export { interpretStatusAnswer } from './domain/status-answer.ts';
 export { voidExpiredAuthorization } from './flows/authorization-void.ts';
 export { heldBackByExchange } from './flows/exchange-gate.ts';
@@ -32,6 +32,7 @@ export { claimNotificationWork, recordNotificationAttempts } from './flows/notif
 export type { NotificationNext, NotificationOutcome, NotificationWork } from './flows/notification-work.ts';
 export { claimWork, finishWork, paymentOfWork, postponeWork, refundOfWork, settleFailedWork } from './flows/outbox-work.ts';
 export { authorizationsPastTheirHold, paymentsPastTheirLifetime } from './flows/due-payments.ts';
+export { watchTestClockAdvances } from './flows/test-clock-wake.ts';
 export { foldDailyStatDeltas, readDailyStats, rebuildDailyStats, type DailyStatsQuery } from './flows/daily-stats.ts';
 export type { DailyStats } from './domain/daily-stats.ts';
 export type { OutboxRow, OutboxTopic } from './store/outbox-repo.ts';
@@ -99,3 +100,6 @@ export type { GatewayRoutingRules } from './domain/gateway-routing.ts';
 export { DISPUTE_NOTE_LENGTH_MAX } from './domain/dispute-status.ts';
 export { GATEWAY_ALIAS_CHARS_MAX, GATEWAY_ALIAS_RULE, readGatewayAlias } from './domain/gateway-alias.ts';
 export { DISPLAY_NAME_CHARS_MAX } from './domain/display-name.ts';
+export { importSettlementForm, RECONCILIATION_MULTIPART_OPTIONS } from './flows/reconciliation-upload.ts';
+export { findReconciliationItems, findReconciliations, getReconciliation, reconciliationReportLines } from './flows/reconciliation-report.ts';
+export type { ReconciliationOutcome, ReconciliationWithGateway, ReportItem } from './flows/reconciliation-report.ts';

@@ -65,6 +65,7 @@ const ConfigEnv = Type.Object({
   PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', maxLength: 1000, description: 'checked by parseTimeRatesText' }),
   PAYRAIL_ALLOW_PRIVATE_CALLBACKS: Type.Optional(Type.Boolean()), // default: see allowPrivateCallbacksByDefault
   PAYRAIL_WORKER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+  PAYRAIL_EVENT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 30, description: 'days events (merchant notifications) are kept' }),
   PAYRAIL_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 30_000, default: 30_000, description: 'time to receive headers and body' }),
   PAYRAIL_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 60_000 }),
   PAYRAIL_RATE_LIMIT_MERCHANT_KEY_MAX: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 6000, description: 'per window; 0: no limit' }),
@@ -141,6 +142,7 @@ export interface Config {
   sandboxStatusRates: Record<string, number>;
   allowPrivateCallbacks: boolean;
   workerPollMs: number;
+  eventRetentionDays: number; // notification events older than this are pruned (a payment's newest one stays)
   requestTimeoutMs: number; // receiving one request's headers and body; not the time to answer it
   rateLimits: {
     windowMs: number;
@@ -215,6 +217,7 @@ function toConfig(env: ConfigEnvValues): Config {
     sandboxStatusRates: sandboxStatusRates(env.PAYRAIL_SANDBOX_STATUS_RATES),
     allowPrivateCallbacks: env.PAYRAIL_ALLOW_PRIVATE_CALLBACKS ?? allowPrivateCallbacksByDefault(env),
     workerPollMs: env.PAYRAIL_WORKER_POLL_MS,
+    eventRetentionDays: env.PAYRAIL_EVENT_RETENTION_DAYS,
     requestTimeoutMs: env.PAYRAIL_REQUEST_TIMEOUT_MS,
     rateLimits: {
       windowMs: env.PAYRAIL_RATE_LIMIT_WINDOW_MS,

@@ -1,8 +1,7 @@
 import { lookup } from 'node:dns';
 import type { FastifyBaseLogger } from 'fastify';
 import { Agent, request } from 'undici';
-import { notificationBody } from '../payments/index.ts';
-import { modernSignatureHeader } from '../payments/index.ts';
+import { eventRequest } from '../payments/index.ts';
 import { notificationDelayMs, NOTIFICATION_ATTEMPTS_MAX } from '../payments/index.ts';
 import type { ProcessingDeps } from '../payments/index.ts';
 import { decryptWithMasterKey } from '../platform/lib/crypto.ts';
@@ -47,23 +46,13 @@ async function deliverNotification(deps: ProcessingDeps, work: NotificationWork)
   if (!delivery.callbackUrl) return { work, eventId, attempt: null, next: { done: true, lastError: 'no callback URL' } };
   if (work.merchantKeySealed === null) throw new Error(`merchant ${delivery.merchantId} has no ${delivery.environment} key`);
   const merchantKey = decryptWithMasterKey(deps.context.masterKey, work.merchantKeySealed);
-  const bodyText = JSON.stringify(notificationBody(work.snapshot, work.eventSequence, merchantKey));
+  const { bodyText, headers } = eventRequest({ eventId, snapshot: work.snapshot, sequence: work.eventSequence }, merchantKey, Math.floor(Date.now() / 1000));
   const startedAt = performance.now();
   let responseStatus: number | null = null;
   let error: string | null = null;
   try {
     const mustBePublic = !deps.context.config.allowPrivateCallbacks; // one rule for sandbox and production
-    responseStatus = await post(
-      delivery.callbackUrl,
-      bodyText,
-      {
-        'content-type': 'application/json',
-        'x-payrail-event-id': eventId,
-        ...(work.eventSequence === null ? {} : { 'x-payrail-event-sequence': String(work.eventSequence) }),
-        'x-payrail-signature': modernSignatureHeader(bodyText, merchantKey, Math.floor(Date.now() / 1000)),
-      },
-      mustBePublic,
-    );
+    responseStatus = await post(delivery.callbackUrl, bodyText, headers, mustBePublic);
     if (responseStatus < 200 || responseStatus >= 300) error = `HTTP ${responseStatus}`;
   } catch (failure: unknown) {
     // The merchant sees whether we connected, never socket error text: that would map their network for them.

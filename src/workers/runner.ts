@@ -4,6 +4,7 @@ import type { Db } from '../platform/database.ts';
 import { asSystem } from '../platform/lib/audit-context.ts';
 import { claimNotificationWork } from '../payments/index.ts';
 import { claimWork, settleFailedWork, type OutboxRow, type OutboxTopic } from '../payments/index.ts';
+import { watchTestClockAdvances } from '../payments/index.ts';
 import { voidDueAuthorizations } from './authorization-void.ts';
 import { foldDailyStats } from './daily-stats.ts';
 import { expireDuePayments } from './expiry.ts';
@@ -13,8 +14,10 @@ import { runRefundChecks } from './refund-checker.ts';
 import { runStatusCheck } from './status-checker.ts';
 import { deliverUserMessages } from './user-messages.ts';
 import { sweepSignInRecords } from './sign-in-housekeeping.ts';
+import { pruneEvents } from './event-pruning.ts';
 
 const CLAIM_BATCH_MAX = 50;
+const WAKE_PASSES = 2;
 
 export interface RunningWorkers {
   stop(): Promise<void>;
@@ -68,6 +71,32 @@ async function runStatusChecks(deps: ProcessingDeps, batch: OutboxRow[], log: Fa
 export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollMs: number): RunningWorkers {
   let stopped = false;
   let running: Promise<void> | null = null;
+  // A test clock's advance (flows/test-clocks.ts) ends the wait between passes: its payments' deadlines just moved.
+  // Two passes follow at once: the first expires, voids and checks; the second sends the notifications that queued.
+  let wakePasses = 0;
+  let wakeUp: (() => void) | null = null;
+  const wake = () => {
+    wakePasses = WAKE_PASSES;
+    wakeUp?.();
+  };
+  const watching = watchTestClockAdvances(deps.context.database, wake).catch((error: unknown) => {
+    log.warn({ err: error }, 'test clock advances not watched: the workers see them at their next poll');
+    return null;
+  });
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      if (wakePasses > 0) {
+        resolve();
+        return;
+      }
+      const timer = setTimeout(resolve, pollMs).unref();
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wakeUp = null;
+    });
 
   // One pass over every topic; true when a batch came back full, so more work is waiting.
   const pass = async (): Promise<boolean> => {
@@ -76,6 +105,7 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
     await asSystem('expiry', () => expireDuePayments(deps, log));
     if (await deliverUserMessages(deps.context, log)) backlog = true;
     await sweepSignInRecords(deps.context).catch((error: unknown) => log.error({ err: error }, 'sign-in housekeeping failed'));
+    await pruneEvents(deps, log);
     if (await asSystem('authorization-void', () => voidDueAuthorizations(deps, log))) backlog = true;
     if (await foldDailyStats(deps, log)) backlog = true;
     return backlog;
@@ -89,6 +119,7 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
 
   const loop = async () => {
     while (!stopped) {
+      if (wakePasses > 0) wakePasses -= 1;
       const pending = pass().catch((error: unknown) => {
         log.error({ err: error }, 'worker tick failed');
         return false;
@@ -96,7 +127,7 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
       running = pending.then(() => undefined);
       const backlog = await pending;
       running = null;
-      if (!stopped && !backlog) await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
+      if (!stopped && !backlog) await sleep();
     }
   };
   void loop();
@@ -104,7 +135,9 @@ export function startWorkers(deps: ProcessingDeps, log: FastifyBaseLogger, pollM
     tick,
     stop: async () => {
       stopped = true;
+      wake();
       await running;
+      await (await watching)?.();
     },
   };
 }

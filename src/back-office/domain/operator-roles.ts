@@ -22,6 +22,7 @@ const OPERATOR_ACTIONS = [
   'app_tokens',
   'ledger', // balances, the ledger check, commissions earned
   'exports',
+  'reconciliation', // settlement-file imports and their reports
   'audit', // the audit log
   'operators', // operator accounts
 ] as const;
@@ -31,7 +32,7 @@ export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 const ALLOWED: Readonly<Record<OperatorRole, readonly OperatorAction[]>> = {
   admin: OPERATOR_ACTIONS,
   support: ['overview', 'merchants.read', 'payments.read', 'payments.resend', 'payments.check', 'disputes', 'bank_accounts', 'users.read'],
-  finance: ['overview', 'merchants.read', 'commissions.read', 'payments.read', 'ledger', 'exports', 'audit'],
+  finance: ['overview', 'merchants.read', 'commissions.read', 'payments.read', 'ledger', 'exports', 'reconciliation', 'audit'],
 };
 
 export const OPERATOR_ROLE_NAMES: readonly OperatorRole[] = ['admin', 'support', 'finance'];

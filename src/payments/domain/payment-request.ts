@@ -39,6 +39,7 @@ export interface CreatePaymentRequest {
   customer: CustomerInput | null;
   recurringData: Static<typeof RecurringDataSchema> | null;
   bankAccount: Static<typeof BankAccountSchema> | null;
+  testClock?: string | null; // a sandbox test clock's id (clock_…) the payment lives by (flows/test-clock-payments.ts)
 }
 
 export interface FieldError {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../domain/event-id.ts';
 import type { LogKind } from '@payrail/adapter-kit';
 import type { AdapterOutcome } from '../domain/adapter-outcome.ts';
 import { decideReportedStatus, isFinal, type TransitionOptions } from '../domain/payment-status.ts';
@@ -127,7 +127,7 @@ export async function applySentOutcome<S extends OutcomeSelection>(
     changes: {},
     logs: outcomeLogs(sent, outcome, source),
     now: new Date(),
-    notificationEventId: randomUUID(),
+    notificationEventId: newEventId(),
   });
   const written = await writeOutcome(
     db,

@@ -9,6 +9,7 @@ const PAYMENT_TOKEN_BYTES = 16; // 32 lowercase hex characters
 
 export interface CreatePaymentOptions {
   defaultExpiryMinutes: number;
+  testClockId?: number | null; // the sandbox test clock the payment lives by (flows/test-clock-payments.ts)
 }
 
 // Issue 3 stops at `init`: processing (adapters, checkout) is the next step of the flow. commitKey: the request's
@@ -61,5 +62,6 @@ export function newPaymentRow(scope: MerchantScope, request: CreatePaymentReques
     customer: request.customer,
     recurringData: request.recurringData,
     bankAccount: request.bankAccount,
+    testClockId: options.testClockId ?? null,
   };
 }

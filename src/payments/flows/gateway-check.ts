@@ -16,7 +16,7 @@ import { unsealSettings } from './gateways.ts';
 
 const GATEWAY_CHECK_DEADLINE_MS = 60_000; // the whole suite; a slower adapter is reported as failing
 const CALL_TIMEOUT_MS_MAX = 15_000; // one answer, at most (less when the gateway's pay response_timeout is less)
-const SUITES_RUNNING_MAX = 2; // per process: each opens a listener and sends ~15 requests
+const SUITES_RUNNING_MAX = 2; // per process: each opens a listener and sends ~30 requests
 const SECRET_REDACTED_LENGTH_MIN = 4; // shorter values would blank out ordinary words of a message
 
 export type AdapterCheckVerdict = 'pass' | 'fail' | 'unsupported';

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
+import { newEventId } from '../domain/event-id.ts';
 import { insertNotificationEvent } from '../store/notification-events-repo.ts';
 
 // What a merchant notification tells: the payment's own (final or authorized) status, one of its refunds or
@@ -14,7 +14,7 @@ export type NotificationEvent =
 // of this moment, and the event takes its payment's next sequence number (sent as X-Payrail-Event-Sequence and
 // eventSequence). It locks the payment's row: a caller that has not locked it already queues the event before it
 // posts to the ledger, so that lock is never taken after balance rows. Given the database, it runs in a transaction.
-export async function queueNotification(tx: DbOrTx, paymentId: number, event: NotificationEvent, eventId: string = randomUUID()): Promise<void> {
+export async function queueNotification(tx: DbOrTx, paymentId: number, event: NotificationEvent, eventId: string = newEventId()): Promise<void> {
   if (!isTransaction(tx)) {
     await tx.transaction((inner) => queueNotification(inner, paymentId, event, eventId));
     return;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../domain/event-id.ts';
 import { isFinal } from '../domain/payment-status.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
@@ -21,7 +21,7 @@ export async function resendNotification(db: Db, reach: PaymentReach, token: str
   const payment = await getPaymentInReach(db, reach, token);
   if (!isFinal(payment.status)) throw new ApiError('invalid_state', 409, `payment is ${payment.status}; only a final status is notified`);
   if (!payment.callbackUrl) throw new ApiError('no_callback_url', 409, 'this payment has no callbackUrl');
-  const eventId = randomUUID();
+  const eventId = newEventId();
   if (!(await requeueLastPaymentEvent(db, payment.id, eventId))) await queueNotification(db, payment.id, { kind: 'payment' }, eventId);
   return { eventId, paymentId: payment.id };
 }

@@ -10,6 +10,7 @@ import type { KeyCommit } from './idempotency-keys.ts';
 import { payHostToHost, type ProcessingDeps } from './process-payment.ts';
 import { processingProvidersFor } from './provider-selection.ts';
 import { createSeriesPayment } from './recurring.ts';
+import { testClockOfNewPayment } from './test-clock-payments.ts';
 
 export interface CreatePaymentCall {
   scope: MerchantScope;
@@ -46,7 +47,8 @@ async function createAnswer(deps: ProcessingDeps, call: CreatePaymentCall): Prom
   const scope = call.scope;
   const request = withPaymentDefaults(call.request, call.paymentDefaults);
   if (!config.allowPrivateCallbacks) await assertPublicCallbackUrl(request.callbackUrl); // sandbox and production alike
-  const options = { defaultExpiryMinutes: config.paymentExpiryMinutes };
+  const testClockId = await testClockOfNewPayment(deps.context.database.db, scope, request.testClock);
+  const options = { defaultExpiryMinutes: config.paymentExpiryMinutes, testClockId };
   const input = { ...call, request, options };
   if (request.recurringToken !== null || request.walletToken !== null) {
     return answerOfPayment(deps.context, scope, request, await createSeriesPayment(deps, input));

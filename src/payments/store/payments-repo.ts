@@ -51,9 +51,11 @@ const INSERTED_VALUES = {
   customer: sql.placeholder('customer'),
   recurringData: sql.placeholder('recurringData'),
   bankAccount: sql.placeholder('bankAccount'),
+  testClockId: sql.placeholder('testClockId'),
 } satisfies Partial<Record<keyof NewPaymentRow, SQL | Placeholder>>;
 
-export type PaymentInsert = Required<Pick<NewPaymentRow, keyof typeof INSERTED_VALUES>>;
+// testClockId may be left out (the wall clock): only a sandbox create request names a test clock.
+export type PaymentInsert = Required<Pick<NewPaymentRow, Exclude<keyof typeof INSERTED_VALUES, 'testClockId'>>> & { testClockId?: number | null };
 
 // What the create response needs; returning fewer columns keeps the driver's row parsing off the hot path.
 export const CREATED_COLUMNS = {
@@ -108,7 +110,13 @@ export async function insertPayment(db: DbOrTx, row: PaymentInsert, cause: Statu
     prepared = prepareInsert(db);
     preparedInserts.set(db, prepared);
   }
-  const [inserted] = await prepared.execute({ ...row, cause, actor: currentActor(), expiresAt: row.expiresAt?.toISOString() ?? null });
+  const [inserted] = await prepared.execute({
+    ...row,
+    testClockId: row.testClockId ?? null,
+    cause,
+    actor: currentActor(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  });
   if (!inserted) throw new Error('payment insert returned no row');
   return inserted;
 }
@@ -155,6 +163,7 @@ export async function insertPendingPayment(
   const [inserted] = await prepared.execute({
     ...row,
     ...sentTo,
+    testClockId: row.testClockId ?? null,
     status: transition.to,
     cause,
     actor: currentActor(),

@@ -17,7 +17,15 @@ const OPERATION_KEYS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const EXAMPLE_ANSWERS: Readonly<Record<string, { status: number; code: string; why: string }>> = {
   receiveProviderCallback: { status: 401, code: 'unauthorized', why: "only a gateway can call it, with a JWT signed with the gateway's sign_key" },
   adminResolveConflict: { status: 404, code: 'not_found', why: 'the demo has no conflict to resolve' },
+  adminImportSettlementFile: { status: 422, code: 'invalid_settlement_file', why: 'the file Try it out sends is no settlement file: pick one' },
+  adminGetReconciliation: { status: 404, code: 'not_found', why: 'the demo has no reconciliation: import a file, then use its token' },
+  adminListReconciliationItems: { status: 404, code: 'not_found', why: 'the demo has no reconciliation: import a file, then use its token' },
+  adminReconciliationReportCsv: { status: 404, code: 'not_found', why: 'the demo has no reconciliation: import a file, then use its token' },
   adminRejectMerchant: { status: 409, code: 'invalid_state', why: 'the demo merchant was approved, not waiting for review' },
+  getEvent: { status: 404, code: 'not_found', why: 'event ids are random: take one from `GET /api/v1/events`' },
+  resendEvent: { status: 404, code: 'not_found', why: 'event ids are random: take one from `GET /api/v1/events`' },
+  getTestClock: { status: 404, code: 'not_found', why: 'the demo has no test clock with this id: create one, then use its id' },
+  advanceTestClock: { status: 404, code: 'not_found', why: 'the demo has no test clock with this id: create one, then use its id' },
 };
 
 function describeExampleAnswer(operation: Json): void {

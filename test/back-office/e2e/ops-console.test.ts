@@ -21,6 +21,7 @@ const PAGES = [
   { path: '/ops/users', heading: 'Users', nav: 'Users', roles: ['admin', 'support'] },
   { path: '/ops/app-tokens', heading: 'App tokens', nav: 'App tokens', roles: ['admin'] },
   { path: '/ops/ledger', heading: 'Ledger', nav: 'Ledger', roles: ['admin', 'finance'] },
+  { path: '/ops/reconciliations', heading: 'Reconciliation', nav: 'Reconciliation', roles: ['admin', 'finance'] },
   { path: '/ops/audit', heading: 'Audit log', nav: 'Audit log', roles: ['admin', 'finance'] },
   { path: '/ops/operators', heading: 'Operators', nav: 'Operators', roles: ['admin'] },
 ] as const;

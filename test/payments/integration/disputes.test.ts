@@ -88,7 +88,7 @@ describe.each(engines)('merchant disputes API on %s', (engine) => {
     const [dispute] = await harness.database.db.select().from(disputes).where(eq(disputes.token, body.dispute.token));
     const notifications = await harness.database.db.select().from(outbox).where(eq(outbox.disputeId, dispute!.id));
     expect(notifications).toMatchObject([{ topic: 'notification', paymentId: payment.id }]);
-    expect(notifications[0]!.eventId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(notifications[0]!.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
   });
 
   it('streams a document back to its own merchant only, as an attachment that is never rendered', async () => {

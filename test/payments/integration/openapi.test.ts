@@ -131,14 +131,16 @@ describe('the OpenAPI document', () => {
     expect(document.info.title).toBe('Payrail API');
     expect(document.servers).toEqual([expect.objectContaining({ url: server.baseUrl })]);
     expect(operations.length).toBeGreaterThan(60);
-    // Swagger UI renders it in seconds: answers shared by several operations are written once.
-    expect(JSON.stringify(document).length).toBeLessThan(450_000);
+    // Swagger UI renders it in seconds: answers shared by several operations are written once. (Raised from 450,000
+    // with issue 23's events, test clocks, exports and reconciliation: about 494,000 then.)
+    expect(JSON.stringify(document).length).toBeLessThan(540_000);
     expect(rawOperationsOf(document).every(({ operation }) => Object.values(operation.responses).every((response) => response !== undefined))).toBe(true);
   });
 
   // Issue 20 moved the code into modules without changing a byte of the document: the fixture is the document
   // served at 7b0ee60 (before the move), pretty-printed; served compactly it reads the same, its server URL aside.
-  // A change of the API on purpose regenerates it (issue 21: the dashboard's admin routes, review_status, stats).
+  // A change of the API on purpose regenerates it (issue 21: the dashboard's admin routes, review_status, stats; issue 23:
+  // events, test clocks, exports, reconciliation).
   it('is byte for byte the document of the fixture (no change of the API slips in unseen)', () => {
     const before = JSON.parse(readFileSync(new URL('../fixtures/openapi-before-modules.json', import.meta.url), 'utf8'));
     const now = served.replaceAll(server.baseUrl, 'https://localhost:HARNESS_PORT');

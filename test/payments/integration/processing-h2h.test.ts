@@ -65,7 +65,7 @@ describe.each(engines)('Host-to-Host processing through the sandbox adapter on %
     expect(verifyModernSignature(String(delivery.headers['x-payrail-signature']), delivery.body, merchant.sandboxKey, 300, Math.floor(Date.now() / 1000))).toBe(
       true,
     );
-    expect(delivery.headers['x-payrail-event-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(delivery.headers['x-payrail-event-id']).toMatch(/^evt_[0-9a-f]{32}$/);
     const attempts = await server.call('GET', `/api/v1/payments/${token}/notifications`, { key: merchant.sandboxKey });
     expect(attempts.body.notifications).toMatchObject([{ attempt: 1, response_status: 200, error: null }]);
   });

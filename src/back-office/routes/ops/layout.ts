@@ -17,6 +17,7 @@ type OpsArea =
   | 'users'
   | 'app-tokens'
   | 'ledger'
+  | 'reconciliations'
   | 'audit'
   | 'operators'
   | 'none';
@@ -31,6 +32,7 @@ const NAV: readonly { area: OpsArea; href: string; label: string; action: Operat
   { area: 'users', href: '/ops/users', label: 'Users', action: 'users.read' },
   { area: 'app-tokens', href: '/ops/app-tokens', label: 'App tokens', action: 'app_tokens' },
   { area: 'ledger', href: '/ops/ledger', label: 'Ledger', action: 'ledger' },
+  { area: 'reconciliations', href: '/ops/reconciliations', label: 'Reconciliation', action: 'reconciliation' },
   { area: 'audit', href: '/ops/audit', label: 'Audit log', action: 'audit' },
   { area: 'operators', href: '/ops/operators', label: 'Operators', action: 'operators' },
 ];

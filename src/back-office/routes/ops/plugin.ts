@@ -19,6 +19,8 @@ import { merchantsPages } from './merchants-pages.ts';
 import { operatorsPages } from './operators-pages.ts';
 import { overviewPages } from './overview-pages.ts';
 import { paymentsPages } from './payments-pages.ts';
+import { reconciliationsPages } from './reconciliations-pages.ts';
+import { reconciliationUpload } from './reconciliations-upload.ts';
 import { OPS_SESSION_COOKIE } from './session-cookie.ts';
 import { usersPages } from './users-pages.ts';
 
@@ -60,6 +62,8 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     await operatorScope.register(usersPages);
     await operatorScope.register(appTokensPages);
     await operatorScope.register(ledgerPages);
+    await operatorScope.register(reconciliationsPages);
+    await operatorScope.register(reconciliationUpload);
     await operatorScope.register(auditPages);
     await operatorScope.register(operatorsPages);
   });

@@ -119,6 +119,7 @@ export function normalizeBodyA(body: CreatePaymentBodyAInput): CreatePaymentRequ
     needConfirmation: body.needConfirmation ?? false,
     merchantUrl: body.merchantUrl ?? null,
     customer: body.customer === undefined ? null : normalizeCustomer(body.customer, body.customer.first_name, body.customer.last_name),
+    ...(body.testClock === undefined ? {} : { testClock: body.testClock }),
   };
 }
 
@@ -137,5 +138,6 @@ export function normalizeBodyB(body: CreatePaymentBodyBInput): CreatePaymentRequ
     needConfirmation: false,
     merchantUrl: null,
     customer: body.customer === undefined ? null : normalizeCustomer(body.customer, body.customer.name, body.customer.surname),
+    ...(body.test_clock === undefined ? {} : { testClock: body.test_clock }),
   };
 }

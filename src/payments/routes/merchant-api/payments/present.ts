@@ -108,7 +108,7 @@ export function presentListItem(payment: PaymentRow) {
 }
 
 // The payment's refunds, when the caller loaded them with it (flows/payment-detail.ts).
-type PaymentWithRefunds = PaymentRow & { refunds?: readonly RefundRow[] };
+type PaymentWithRefunds = PaymentRow & { refunds?: readonly RefundRow[]; testClock?: string };
 
 export function presentDetail(payment: PaymentWithRefunds, logs: readonly { kind: string; entry: unknown; createdAt: Date }[] = []) {
   const { customer, recurringData, bankAccount } = payment;
@@ -177,5 +177,6 @@ export function presentDetail(payment: PaymentWithRefunds, logs: readonly { kind
       requisite_type: bankAccount.requisiteType,
       account_number: bankAccount.accountNumber,
     },
+    ...(payment.testClock === undefined ? {} : { test_clock: payment.testClock }),
   };
 }

@@ -191,6 +191,12 @@ const PaymentDetail = Type.Object({
       account_number: Nullable(Type.String()),
     }),
   ),
+  test_clock: Type.Optional(
+    Type.String({
+      description:
+        'a sandbox payment created with testClock: the clock it lives by (GET /api/v1/test-clocks/{id}); its times read in the wall clock, moved back by each advance',
+    }),
+  ),
 });
 
 export const PaymentEnvelope = Type.Object(

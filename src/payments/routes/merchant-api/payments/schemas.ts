@@ -16,6 +16,12 @@ const EMAIL_LENGTH_MAX = 254;
 const EXPIRES_AT_MINUTES_MAX = 43_200;
 const RECURRING_DAYS_MAX = 3660;
 
+const TestClockSchema = Type.String({
+  pattern: '^clock_[0-9a-f]{24}$',
+  description:
+    'Sandbox keys only: the test clock (POST /api/v1/test-clocks) whose time the payment lives by; advancing the clock expires, voids and checks it as if that time had passed (spelled test_clock in variant B)',
+});
+
 function text(minLength: number, maxLength: number, description: string) {
   return Type.String({ minLength, maxLength, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });
 }
@@ -136,6 +142,7 @@ export const CreatePaymentBodyA = Type.Object(
     customer: Type.Optional(CustomerSchemaA),
     recurring_data: Type.Optional(RecurringDataSchema),
     bank_account: Type.Optional(BankAccountSchema),
+    testClock: Type.Optional(TestClockSchema),
   },
   {
     additionalProperties: false,
@@ -166,6 +173,7 @@ export const CreatePaymentBodyB = Type.Object(
     customer: Type.Optional(CustomerSchemaB),
     recurring_data: Type.Optional(RecurringDataSchema),
     bank_account: Type.Optional(BankAccountSchema),
+    test_clock: Type.Optional(TestClockSchema),
   },
   {
     additionalProperties: false,

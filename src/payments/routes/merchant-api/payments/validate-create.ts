@@ -16,7 +16,7 @@ export interface CreatePaymentValidatorOptions {
   amountMinorMax?: number;
 }
 
-// spec 2.1: names that exist in only one spelling decide the variant; the first six form pairs.
+// spec 2.1: names that exist in only one spelling decide the variant; the first six form pairs (and testClock, issue 23).
 const SPELLING_PAIRS: ReadonlyArray<readonly [camel: string, snake: string]> = [
   ['callbackUrl', 'callback_url'],
   ['orderNumber', 'order_number'],
@@ -24,6 +24,7 @@ const SPELLING_PAIRS: ReadonlyArray<readonly [camel: string, snake: string]> = [
   ['redirectFailUrl', 'redirect_fail_url'],
   ['pendingUrl', 'pending_url'],
   ['extraReturnParam', 'extra_return_param'],
+  ['testClock', 'test_clock'],
 ];
 const SNAKE_ONLY_NAMES: readonly string[] = SPELLING_PAIRS.map(([, snake]) => snake);
 
