@@ -1,7 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, type LedgerAccount, type LedgerPosting } from '../domain/ledger-postings.ts';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
-import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
+import { availableShardOf, postingStatement } from './posting-statement.ts';
+import { ledgerBalances } from './schema.ts';
+
+export { AVAILABLE_SHARDS } from './posting-statement.ts';
 
 type Environment = 'sandbox' | 'production';
 
@@ -29,82 +32,53 @@ export class InsufficientBalanceError extends Error {
   }
 }
 
-// Balance rows are locked in this order (available before hold), so two postings never deadlock.
-const LOCK_ORDER: readonly LedgerAccount[] = BALANCED_ACCOUNTS;
-
-// Writes one posting inside the caller's transaction (the one that changes the status causing it), in ONE
-// statement: the transaction row, its entries, and the running balances it moves (BALANCED_ACCOUNTS only; the
-// others are the sums of their entries). Callers post last, just before their commit: the statement holds the
-// balance rows' locks until then.
+// Writes one posting inside the caller's transaction (the one that changes the status causing it), in one
+// statement (posting-statement.ts). Callers post last, just before their commit: the statement holds the balance
+// rows' locks until then.
 // - `available` is spread over AVAILABLE_SHARDS rows. A credit, or a debit nothing depends on (a provider
 //   reversing an approved payment), adds to the shard of the payment, refund or dispute it comes from, so
-//   concurrent approvals of one merchant touch different rows.
-// - A guarded posting (a payout, refund or dispute reservation) locks every shard of the wallet in shard order,
-//   and only if they hold the debit together gathers them into the lowest one, less the debit (the others become
-//   0): parallel reservations on one wallet wait for each other and never overdraw it. When they do not hold it,
-//   nothing is written.
-// - Rows are locked in one order, available (by shard) before hold: each step runs only after the one before it
-//   (its WHERE reads the previous step, a one-time filter evaluated before it touches a row), so two postings on
-//   one wallet wait for each other instead of deadlocking.
-// - A debit of hold is an UPDATE (an INSERT … ON CONFLICT would check its proposed row, the bare negative amount,
-//   against the CHECK before finding the conflict); every other change is an upsert.
+//   concurrent approvals of one merchant touch different rows. `hold` is kept on the shard of what it is held for
+//   (the refund, else the dispute, else the payout), reserved and released on that one row.
+// - A guarded debit (a payout, refund or dispute reservation) first takes the whole amount from one row that holds
+//   it and no one else holds, starting at its own subject's shard, so concurrent reservations of one merchant
+//   change different rows; only when no single row can, it gathers every row in shard order (waiting for them).
+//   The one-row try runs under a savepoint: a row it locked and then found short (changed since the statement's
+//   snapshot) is released before the gathering locks rows in shard order, so waits always go one way.
 export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs = {}): Promise<number> {
-  const { merchantId, environment } = scope;
-  const { currency } = posting;
-  const key = sql`merchant_id = ${merchantId} and environment = ${environment} and currency = ${currency}`;
-  const entries = JSON.stringify(posting.entries.map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor })));
-  const shard = availableShardOf(refs.paymentId ?? refs.refundId ?? refs.disputeId ?? 0);
-  const balanced = posting.entries
-    .filter((entry) => LOCK_ORDER.includes(entry.account))
-    .sort((left, right) => LOCK_ORDER.indexOf(left.account) - LOCK_ORDER.indexOf(right.account));
-  if (balanced.length === 0) throw new Error(`ledger posting ${posting.kind} moves no balanced account`);
-  const steps = balanced.map((entry, index) => {
-    const name = sql.raw(`step_${index}`);
-    const after = index === 0 ? sql`true` : sql`exists (select 1 from ${sql.raw(`step_${index - 1}`)})`;
-    const { account, amountMinor } = entry;
-    if (account === 'available' && posting.guardedDebitMinor > 0) {
-      const locked = sql.raw(`locked_${index}`);
-      const debit = posting.guardedDebitMinor;
-      return sql`${locked} as (select shard, balance_minor from ${ledgerBalances}
-        where ${key} and account = 'available' and ${after} order by shard for update),
-      ${name} as (update ${ledgerBalances} set updated_at = now(),
-        balance_minor = case when shard = (select min(shard) from ${locked}) then (select sum(balance_minor) from ${locked}) - ${debit}::bigint else 0 end
-        where ${key} and account = 'available' and shard in (select shard from ${locked})
-          and (select sum(balance_minor) from ${locked}) >= ${debit}::bigint returning account)`;
-    }
-    const rowShard = account === 'available' ? shard : 0;
-    if (NON_NEGATIVE_ACCOUNTS.includes(account) && amountMinor < 0) {
-      return sql`${name} as (update ${ledgerBalances} set balance_minor = balance_minor + ${amountMinor}, updated_at = now()
-        where ${key} and account = ${account} and shard = ${rowShard} and ${after} returning account)`;
-    }
-    return sql`${name} as (insert into ${ledgerBalances} (merchant_id, environment, currency, account, shard, balance_minor)
-      select ${merchantId}, ${environment}, ${currency}, ${account}, ${rowShard}, ${amountMinor} where ${after}
-      on conflict (merchant_id, environment, currency, account, shard)
-      do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account)`;
-  });
-  const last = sql.raw(`step_${steps.length - 1}`);
-  const result = await tx.execute<{ id: string | number | null }>(sql`with ${sql.join(steps, sql`, `)},
-    posted as (insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id, refund_id, dispute_id)
-      select ${merchantId}, ${environment}, ${currency}, ${posting.kind}, ${refs.paymentId ?? null}::bigint, ${refs.refundId ?? null}::bigint,
-        ${refs.disputeId ?? null}::bigint
-      where exists (select 1 from ${last}) returning id),
-    entered as (insert into ${ledgerEntries} (transaction_id, account, amount_minor)
-      select posted.id, entry.account, entry.amount_minor from posted
-      cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint))
-    select (select id from posted) as id`);
-  const id = result.rows[0]?.id ?? null;
-  if (id !== null) return Number(id);
+  const paymentId = refs.paymentId ?? null;
+  const refundId = refs.refundId ?? null;
+  const disputeId = refs.disputeId ?? null;
+  const input = {
+    ...scope,
+    posting,
+    paymentId,
+    refundId,
+    disputeId,
+    creditShard: availableShardOf(paymentId ?? refundId ?? disputeId ?? 0),
+    subjectShard: availableShardOf(refundId ?? disputeId ?? paymentId ?? 0),
+  };
+  const guardsAvailable = posting.guardedDebitMinor > 0 && posting.entries.some((entry) => entry.account === 'available');
+  if (guardsAvailable) {
+    await tx.execute(sql`savepoint ledger_one_shard`);
+    const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'one-shard' }));
+    // Left unreleased on success: it ends with the caller's transaction, and releasing it costs a round trip.
+    if (id !== null) return id;
+    await tx.execute(sql`rollback to savepoint ledger_one_shard`);
+  }
+  const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'all-shards' }));
+  if (id !== null) return id;
   // No transaction was written: the guarded debit found too little (it is the first step, so nothing ran), or a
   // balance the posting debits does not exist, which the ledger's invariants rule out (the caller's transaction,
   // rolled back by this throw, undoes the steps before it).
-  if (posting.guardedDebitMinor > 0) throw new InsufficientBalanceError(posting.guardedDebitMinor, currency);
+  if (guardsAvailable) throw new InsufficientBalanceError(posting.guardedDebitMinor, posting.currency);
   throw new Error(`ledger posting ${posting.kind} found a balance it debits missing`);
 }
 
-// How many rows a wallet's `available` is spread over, and which one a payment's (refund's, dispute's) money
-// goes to. The capture statement (payments/store/outcome-statement-repo.ts writeOutcome) uses the same rule.
-export const AVAILABLE_SHARDS = 16;
-const availableShardOf = (subjectId: number) => subjectId % AVAILABLE_SHARDS;
+async function transactionIdOf(tx: Tx, statement: SQL): Promise<number | null> {
+  const result = await tx.execute<{ id: string | number | null }>(statement);
+  const id = result.rows[0]?.id ?? null;
+  return id === null ? null : Number(id);
+}
 
 export interface Wallet {
   currency: string;

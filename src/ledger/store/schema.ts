@@ -80,8 +80,9 @@ export const ledgerEntries = pgTable(
 // Running balances are kept only for the accounts a posting may be refused on or must not take below zero
 // (BALANCED_ACCOUNTS: available, hold); the outside world's accounts (customers, payouts, fees) are the sums of
 // their entries. `available` is spread over shards: each credit adds to one shard (by the payment it comes from),
-// so a busy merchant's approvals do not queue on one row; a guarded debit locks every shard of the wallet and
-// gathers them into one (ledger-repo.ts).
+// so a busy merchant's approvals do not queue on one row; a guarded debit takes its amount from one shard that
+// holds it, or else gathers every shard of the wallet (ledger-repo.ts). `hold` is kept per shard of what it is held
+// for (the refund, dispute or payout: reserved and released on the same row), so reservations do not queue either.
 export const ledgerBalances = pgTable(
   'ledger_balances',
   {
@@ -98,7 +99,7 @@ export const ledgerBalances = pgTable(
   (table) => [
     primaryKey({ columns: [table.merchantId, table.environment, table.currency, table.account, table.shard] }),
     check('ledger_balances_account_check', sql`${table.account} in (${quoted(BALANCED_ACCOUNTS)})`),
-    check('ledger_balances_shard_check', sql`${table.shard} between 0 and 63 and (${table.account} = 'available' or ${table.shard} = 0)`),
+    check('ledger_balances_shard_check', sql`${table.shard} between 0 and 63`),
     check('ledger_balances_non_negative_check', sql`${table.account} not in (${nonNegativeAccounts}) or ${table.balanceMinor} >= 0`),
   ],
 );

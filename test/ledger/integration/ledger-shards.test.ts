@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_COMMISSION } from '../../../src/ledger/domain/commission.ts';
 import { chargeOf, payoutReserved } from '../../../src/ledger/domain/ledger-postings.ts';
@@ -15,6 +16,7 @@ import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
 const PENDING_TO_APPROVED = decideTransition('pending', 'approved', NO_FINAL_CHANGE);
+const APPROVED_TO_DECLINED = decideTransition('approved', 'declined', { allowFinalChange: true }); // a provider reversing an approval
 
 // A merchant's `available` is spread over shard rows so that concurrent approvals do not queue on one row; a
 // guarded debit must still see, and never overdraw, the whole of it.
@@ -74,15 +76,74 @@ describe.each(engines)('available balance shards on %s', (engine) => {
     expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 100 * AVAILABLE_SHARDS, hold: 0 }]);
   });
 
-  it('reserves more than any one row holds by gathering every row, and refuses a cent beyond the whole', async () => {
+  it('takes a reservation that one row holds from that row alone, starting at its own shard', async () => {
     const scope = await newScope();
     for (let index = 0; index < 6; index += 1) await approve(scope, 1000);
+    const before = await shardRows(scope);
+    await reservePayout(scope, 300);
+    const after = await shardRows(scope);
+    const changed = after.filter((row, index) => row.balance !== before[index]!.balance);
+    expect(changed).toHaveLength(1);
+    expect(Number(before.find((row) => row.shard === changed[0]!.shard)!.balance) - Number(changed[0]!.balance)).toBe(300);
+    expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 5700, hold: 300 }]);
+    expect(await findLedgerViolations(db())).toEqual([]);
+  });
+
+  it('reserves more than any one row holds by gathering every row, spreads the rest evenly, and refuses a cent beyond the whole', async () => {
+    const scope = await newScope();
+    for (let index = 0; index < 6; index += 1) await approve(scope, 1000);
+    const rows = (await shardRows(scope)).length;
     expect((await shardRows(scope)).every((row) => Number(row.balance) <= 1000 * 2)).toBe(true);
     await expect(reservePayout(scope, 6001)).rejects.toBeInstanceOf(InsufficientBalanceError);
     await reservePayout(scope, 4500);
-    const shards = (await shardRows(scope)).filter((row) => Number(row.balance) !== 0);
-    expect(shards.map((row) => Number(row.balance))).toEqual([1500]);
+    const balances = (await shardRows(scope)).map((row) => Number(row.balance));
+    expect(balances).toHaveLength(rows);
+    expect(balances.reduce((sum, balance) => sum + balance, 0)).toBe(1500);
+    expect(Math.max(...balances) - Math.min(...balances)).toBeLessThan(rows); // even, the remainder on the first row
     expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 1500, hold: 4500 }]);
+    expect(await findLedgerViolations(db())).toEqual([]);
+  });
+
+  it('counts a row a reversal left negative: a single row that holds the amount is not enough when the wallet does not', async () => {
+    const scope = await newScope();
+    const reversed = await approve(scope, 1000);
+    await reservePayout(scope, 1000); // the only row holding it is the reversed payment's
+    await db().transaction((tx) => transitionPayment(tx, reversed, APPROVED_TO_DECLINED));
+    await approve(scope, 2000);
+    expect(Math.min(...(await shardRows(scope)).map((row) => Number(row.balance)))).toBe(-1000);
+    expect(Math.max(...(await shardRows(scope)).map((row) => Number(row.balance)))).toBe(2000);
+    await expect(reservePayout(scope, 1500)).rejects.toBeInstanceOf(InsufficientBalanceError);
+    await reservePayout(scope, 1000);
+    expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 0, hold: 2000 }]);
+    expect(await findLedgerViolations(db())).toEqual([]);
+  });
+
+  it.runIf(engine === 'postgres')('does not make a reservation wait for another one on the same wallet still open', async () => {
+    const scope = await newScope();
+    for (let index = 0; index < AVAILABLE_SHARDS; index += 1) await approve(scope, 1000);
+    let releaseFirst = () => {};
+    const firstHolds = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    let firstReserved = () => {};
+    const firstIsIn = new Promise<void>((resolve) => {
+      firstReserved = resolve;
+    });
+    const first = db().transaction(async (tx) => {
+      const id = await insertPayment(scope, 'payout', 500, tx);
+      await postLedger(tx, scope, payoutReserved(chargeOf(500, 'USD', NO_COMMISSION)), { paymentId: id });
+      firstReserved();
+      await firstHolds; // its row stays locked until this transaction ends
+    });
+    await firstIsIn;
+    const others = await Promise.race([
+      Promise.all(Array.from({ length: 4 }, () => reservePayout(scope, 500))).then(() => 'reserved'),
+      new Promise((resolve) => setTimeout(() => resolve('waited'), 5_000)),
+    ]);
+    releaseFirst();
+    await first;
+    expect(others).toBe('reserved');
+    expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 16_000 - 2500, hold: 2500 }]);
     expect(await findLedgerViolations(db())).toEqual([]);
   });
 
@@ -104,4 +165,36 @@ describe.each(engines)('available balance shards on %s', (engine) => {
     context.expect(wallet!.available).toBeGreaterThanOrEqual(0);
     context.expect(await findLedgerViolations(db())).toEqual([]);
   });
+
+  // Any spread of credits, then any batch of reservations at once (some larger than any one row, some beyond the
+  // whole): the wallet never goes below zero, it loses exactly what succeeded, and a refused reservation was beyond
+  // what was left (nothing but debits runs in a batch, so the balance it was refused on was at least what is left).
+  it('never overdraws and never refuses what the wallet could hold, for any credits and parallel reservations', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.array(fc.integer({ min: 1, max: 4000 }), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+        async (credits, batches) => {
+          const scope = await newScope();
+          for (const credit of credits) await approve(scope, credit);
+          let available = credits.reduce((sum, credit) => sum + credit, 0);
+          let hold = 0;
+          for (const batch of batches) {
+            const outcomes = await Promise.allSettled(batch.map((amount) => reservePayout(scope, amount)));
+            const reserved = batch.filter((_, index) => outcomes[index]!.status === 'fulfilled');
+            const refused = batch.filter((_, index) => outcomes[index]!.status === 'rejected');
+            for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(InsufficientBalanceError);
+            available -= reserved.reduce((sum, amount) => sum + amount, 0);
+            hold += reserved.reduce((sum, amount) => sum + amount, 0);
+            expect(available).toBeGreaterThanOrEqual(0);
+            for (const amount of refused) expect(amount).toBeGreaterThan(available);
+            expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available, hold }]);
+            expect(Math.min(...(await shardRows(scope)).map((row) => Number(row.balance)))).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+    expect(await findLedgerViolations(db())).toEqual([]);
+  }, 120_000);
 });

@@ -1,0 +1,109 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, type LedgerAccount, type LedgerPosting } from '../domain/ledger-postings.ts';
+import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
+
+// How many rows a wallet's `available` is spread over, and which one a payment's (refund's, dispute's) money
+// goes to. The capture statement (payments/store/outcome-statement-repo.ts writeOutcome) uses the same rule.
+export const AVAILABLE_SHARDS = 16;
+export const availableShardOf = (subjectId: number) => subjectId % AVAILABLE_SHARDS;
+
+// How a guarded debit of `available` finds its money (ledger-repo.ts postLedger tries them in this order):
+// - 'one-shard': the first row, from `subjectShard` on and round the wallet, that holds the whole debit and no other
+//   transaction has locked (SKIP LOCKED: it never waits, so it cannot take part in a deadlock), while no row of the
+//   wallet is negative (a provider's reversal can leave one so; then only the sum tells what the wallet holds).
+//   Guarded debits never take a row below zero, so the wallet stays at or above zero when the row does.
+// - 'all-shards': every row, locked in shard order (waiting), and only if they hold the debit together, spread
+//   again evenly less the debit, so the next debits find single rows that hold them.
+type GuardedDebitMode = 'one-shard' | 'all-shards';
+
+export interface PostingStatementInput {
+  merchantId: number;
+  environment: 'sandbox' | 'production';
+  posting: LedgerPosting;
+  paymentId: number | null;
+  refundId: number | null;
+  disputeId: number | null;
+  creditShard: number; // where a credit (or an unguarded debit) of available goes: the payment's shard
+  subjectShard: number; // the refund's, dispute's or payout's: its hold's row, where its guarded debit starts looking
+  mode: GuardedDebitMode;
+}
+
+// Balance rows are locked in this order (available before hold), so two postings never deadlock.
+const LOCK_ORDER: readonly LedgerAccount[] = BALANCED_ACCOUNTS;
+
+// One statement: the transaction row, its entries, and the running balances it moves (BALANCED_ACCOUNTS only; the
+// others are the sums of their entries); it answers the transaction's id, or null when a step found nothing to
+// move (the guarded debit too little money, or a debited balance missing).
+// - Each step runs only after the one before it (its WHERE reads the previous step, a one-time filter evaluated
+//   before it touches a row), so rows are locked in one order, available before hold.
+// - A debit of hold is an UPDATE (an INSERT … ON CONFLICT would check its proposed row, the bare negative amount,
+//   against the CHECK before finding the conflict); every other change is an upsert.
+export function postingStatement(input: PostingStatementInput): SQL {
+  const { merchantId, environment, posting } = input;
+  const key = sql`merchant_id = ${merchantId} and environment = ${environment} and currency = ${posting.currency}`;
+  const balanced = posting.entries
+    .filter((entry) => LOCK_ORDER.includes(entry.account))
+    .sort((left, right) => LOCK_ORDER.indexOf(left.account) - LOCK_ORDER.indexOf(right.account));
+  if (balanced.length === 0) throw new Error(`ledger posting ${posting.kind} moves no balanced account`);
+  const steps = balanced.map((entry, index) => {
+    const name = sql.raw(`step_${index}`);
+    const after = index === 0 ? sql`true` : sql`exists (select 1 from ${sql.raw(`step_${index - 1}`)})`;
+    const { account, amountMinor } = entry;
+    if (account === 'available' && posting.guardedDebitMinor > 0) {
+      const parts = { key, after, name, locked: sql.raw(`locked_${index}`), gathered: sql.raw(`gathered_${index}`) };
+      return guardedDebitSteps({ ...parts, debit: posting.guardedDebitMinor, subjectShard: input.subjectShard, mode: input.mode });
+    }
+    const rowShard = account === 'available' ? input.creditShard : input.subjectShard; // hold: reserved and released on one row
+    if (NON_NEGATIVE_ACCOUNTS.includes(account) && amountMinor < 0) {
+      return sql`${name} as (update ${ledgerBalances} set balance_minor = balance_minor + ${amountMinor}, updated_at = now()
+        where ${key} and account = ${account} and shard = ${rowShard} and ${after} returning account)`;
+    }
+    return sql`${name} as (insert into ${ledgerBalances} (merchant_id, environment, currency, account, shard, balance_minor)
+      select ${merchantId}, ${environment}, ${posting.currency}, ${account}, ${rowShard}, ${amountMinor} where ${after}
+      on conflict (merchant_id, environment, currency, account, shard)
+      do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account)`;
+  });
+  const entries = JSON.stringify(posting.entries.map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor })));
+  const last = sql.raw(`step_${steps.length - 1}`);
+  return sql`with ${sql.join(steps, sql`, `)},
+    posted as (insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id, refund_id, dispute_id)
+      select ${merchantId}, ${environment}, ${posting.currency}, ${posting.kind}, ${input.paymentId}::bigint, ${input.refundId}::bigint,
+        ${input.disputeId}::bigint
+      where exists (select 1 from ${last}) returning id),
+    entered as (insert into ${ledgerEntries} (transaction_id, account, amount_minor)
+      select posted.id, entry.account, entry.amount_minor from posted
+      cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint))
+    select (select id from posted) as id`;
+}
+
+interface GuardedStepParts {
+  key: SQL;
+  after: SQL;
+  name: SQL;
+  locked: SQL;
+  gathered: SQL;
+  debit: number;
+  subjectShard: number;
+  mode: GuardedDebitMode;
+}
+
+function guardedDebitSteps({ key, after, name, locked, gathered, debit, subjectShard, mode }: GuardedStepParts): SQL {
+  if (mode === 'one-shard') {
+    const turn = sql`(shard + ${AVAILABLE_SHARDS - subjectShard}) % ${AVAILABLE_SHARDS}`;
+    return sql`${locked} as (select shard from ${ledgerBalances}
+        where ${key} and account = 'available' and balance_minor >= ${debit}::bigint and ${after}
+          and not exists (select 1 from ${ledgerBalances} where ${key} and account = 'available' and balance_minor < 0)
+        order by ${turn} limit 1 for update skip locked),
+      ${name} as (update ${ledgerBalances} set balance_minor = balance_minor - ${debit}::bigint, updated_at = now()
+        where ${key} and account = 'available' and shard = (select shard from ${locked}) and balance_minor >= ${debit}::bigint
+        returning account)`;
+  }
+  return sql`${locked} as (select shard, balance_minor from ${ledgerBalances}
+        where ${key} and account = 'available' and ${after} order by shard for update),
+      ${gathered} as (select sum(balance_minor)::bigint - ${debit}::bigint as remaining, count(*) as shards, min(shard) as first_shard from ${locked}),
+      ${name} as (update ${ledgerBalances} set updated_at = now(),
+        balance_minor = (select remaining / shards from ${gathered})
+          + case when shard = (select first_shard from ${gathered}) then (select remaining % shards from ${gathered}) else 0 end
+        where ${key} and account = 'available' and shard in (select shard from ${locked})
+          and (select remaining from ${gathered}) >= 0 returning account)`;
+}

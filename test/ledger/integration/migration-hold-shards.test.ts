@@ -1,0 +1,124 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_COMMISSION } from '../../../src/ledger/domain/commission.ts';
+import { chargeOf, payoutReleased, payoutSent } from '../../../src/ledger/domain/ledger-postings.ts';
+import { postLedger, readWallets } from '../../../src/ledger/store/ledger-repo.ts';
+import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
+import { payments } from '../../../src/payments/store/schema.ts';
+import { openDatabase, type Database } from '../../../src/platform/database.ts';
+import { maintenance, testDatabaseUrl, testEngines } from '../../support/databases.ts';
+import { queryRows } from '../../support/sql.ts';
+
+const engines = await testEngines();
+const migrationsFolder = fileURLToPath(new URL('../../../src/platform/migrations', import.meta.url));
+const HOLD_SHARDS_MIGRATION_INDEX = 17;
+const SCOPE = { merchantId: 1, environment: 'sandbox' } as const;
+
+// Migration 0017 on a ledger written before it (every hold on shard 0): each hold moves to the shard of the payout it
+// is held for, rebuilt from its entries, and releasing or sending it afterwards takes it from that row.
+describe.each(engines)('migration 0017 (hold shards) on a ledger written before it, on %s', (engine) => {
+  let database: Database;
+  let folderBefore: string;
+  const databaseName = `payrail_test_${randomBytes(6).toString('hex')}`;
+
+  beforeAll(async () => {
+    folderBefore = mkdtempSync(join(tmpdir(), 'payrail-migrations-'));
+    cpSync(migrationsFolder, folderBefore, { recursive: true });
+    const journalPath = join(folderBefore, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number; tag: string }[] };
+    for (const entry of journal.entries.filter((entry) => entry.idx >= HOLD_SHARDS_MIGRATION_INDEX)) rmSync(join(folderBefore, `${entry.tag}.sql`));
+    journal.entries = journal.entries.filter((entry) => entry.idx < HOLD_SHARDS_MIGRATION_INDEX);
+    writeFileSync(journalPath, JSON.stringify(journal));
+    if (engine === 'pglite') {
+      database = await openDatabase({ engine: 'pglite', dataDir: null });
+      await migratePglite(database.db as never, { migrationsFolder: folderBefore });
+    } else {
+      await maintenance(`create database ${databaseName}`);
+      database = await openDatabase({ engine: 'postgres', url: testDatabaseUrl(databaseName), poolMax: 2 });
+      await migratePostgres(database.db as never, { migrationsFolder: folderBefore });
+    }
+  });
+  afterAll(async () => {
+    await database?.close();
+    if (engine === 'postgres') await maintenance(`drop database if exists ${databaseName} with (force)`);
+    rmSync(folderBefore, { recursive: true, force: true });
+  });
+
+  const insertPayment = async (operationType: 'pay' | 'payout', amountMinor: number) => {
+    const [row] = await database.db
+      .insert(payments)
+      .values({
+        token: randomBytes(16).toString('hex'),
+        ...SCOPE,
+        operationType,
+        requestVariant: 'A',
+        status: operationType === 'pay' ? 'approved' : 'pending',
+        product: 'Hold shard order',
+        amountMinor,
+        currency: 'USD',
+        gatewayAmountMinor: amountMinor,
+        gatewayCurrency: 'USD',
+        locale: 'en',
+      })
+      .returning({ id: payments.id });
+    return row!.id;
+  };
+  const post = async (kind: string, paymentId: number, entries: [string, number][]) => {
+    const values = sql.join(
+      entries.map(([account, amount]) => sql`(${account}, ${amount}::bigint)`),
+      sql`, `,
+    );
+    await database.db.execute(sql`
+      with t as (insert into ledger_transactions (merchant_id, environment, currency, kind, payment_id)
+        values (1, 'sandbox', 'USD', ${kind}, ${paymentId}) returning id)
+      insert into ledger_entries (transaction_id, account, amount_minor) select id, account, amount from t, (values ${values}) as v(account, amount)`);
+  };
+
+  it('moves each hold to its payout’s shard, and releases and sends from there', async () => {
+    const { db } = database;
+    await db.execute(sql`insert into merchants (name) values ('Before hold shards')`);
+    const paid = await insertPayment('pay', 1000);
+    await post('payment_captured', paid, [
+      ['customers', -1000],
+      ['available', 1000],
+    ]);
+    const payoutIds = [await insertPayment('payout', 300), await insertPayment('payout', 200)];
+    await post('payout_reserved', payoutIds[0]!, [
+      ['available', -300],
+      ['hold', 300],
+    ]);
+    await post('payout_reserved', payoutIds[1]!, [
+      ['available', -200],
+      ['hold', 200],
+    ]);
+    // What the writer before 0017 left: available on the payment's shard, every hold on shard 0.
+    await db.execute(sql`insert into ledger_balances (merchant_id, environment, currency, account, shard, balance_minor)
+      values (1, 'sandbox', 'USD', 'available', ${paid % 16}, 500), (1, 'sandbox', 'USD', 'hold', 0, 500)`);
+
+    await database.migrate();
+
+    const holds = await queryRows<{ shard: number; balance: string }>(
+      database,
+      sql`select shard, balance_minor::text as balance from ledger_balances where account = 'hold' order by shard`,
+    );
+    expect(holds).toEqual(
+      [
+        { shard: payoutIds[0]! % 16, balance: '300' },
+        { shard: payoutIds[1]! % 16, balance: '200' },
+      ].sort((left, right) => left.shard - right.shard),
+    );
+    expect(await readWallets(db, SCOPE)).toEqual([{ currency: 'USD', available: 500, hold: 500 }]);
+    await db.transaction((tx) => postLedger(tx, SCOPE, payoutReleased(chargeOf(300, 'USD', NO_COMMISSION)), { paymentId: payoutIds[0]! }));
+    await db.transaction((tx) => postLedger(tx, SCOPE, payoutSent(chargeOf(200, 'USD', NO_COMMISSION)), { paymentId: payoutIds[1]! }));
+    expect(await readWallets(db, SCOPE)).toEqual([{ currency: 'USD', available: 800, hold: 0 }]);
+    const violations = await findLedgerViolations(db);
+    expect(violations.filter((violation) => violation.rule === 'balance_mismatch' || violation.rule === 'negative_balance')).toEqual([]);
+  });
+});
