@@ -24,15 +24,41 @@ export const AUDITED_TABLES = [
   'dashboard_members',
   'operators',
 ];
-const AUDITED_WRITE = new RegExp(String.raw`\b(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?(?:${AUDITED_TABLES.join('|')})"?(?=[\s(]|$)`, 'i');
+// Of those, the tables whose trigger records an insert and a change of status only: an UPDATE that sets no status
+// (a refund's exchange lease, say) writes no audit event, so it needs no actor (and no transaction of its own).
+export const STATUS_AUDITED_TABLES = ['refunds', 'bank_accounts'];
+const tableName = (tables: readonly string[]) => String.raw`(?:"?public"?\.)?"?(?:${tables.join('|')})"?(?=[\s(]|$)`;
+const WHOLLY_AUDITED = AUDITED_TABLES.filter((table) => !STATUS_AUDITED_TABLES.includes(table));
+const AUDITED_WRITE = new RegExp(String.raw`\b(?:insert\s+into|update|delete\s+from)\s+${tableName(WHOLLY_AUDITED)}`, 'i');
+const STATUS_AUDITED_INSERT_OR_DELETE = new RegExp(String.raw`\b(?:insert\s+into|delete\s+from)\s+${tableName(STATUS_AUDITED_TABLES)}`, 'i');
+const STATUS_AUDITED_UPDATE = new RegExp(String.raw`\bupdate\s+${tableName(STATUS_AUDITED_TABLES)}\s+set\b`, 'gi');
+const SETS_STATUS = /(?:^|,)\s*"?status"?\s*=/i;
 const STATUS_MOVE_WRITE = /\binsert\s+into\s+(?:"?public"?\.)?"?payment_status_changes"?(?=[\s(]|$)/i;
 const SETTINGS =
   "select set_config('payrail.actor', $1, true), set_config('payrail.action', $2, true), set_config('payrail.request_id', $3, true), set_config('payrail.ip', $4, true)";
 
+// True when an UPDATE of a status-audited table may set its status: its SET list (up to WHERE) names it, or this
+// reading cannot tell (no WHERE, a subquery in the SET list): then the actor is handed over, to be safe.
+function updatesAuditedStatus(text: string): boolean {
+  for (const match of text.matchAll(STATUS_AUDITED_UPDATE)) {
+    const rest = text.slice(match.index + match[0].length);
+    const where = /\swhere\s/i.exec(rest);
+    if (where === null) return true;
+    const setList = rest.slice(0, where.index);
+    if (SETS_STATUS.test(setList) || /\(\s*select\b/i.test(setList)) return true;
+  }
+  return false;
+}
+
+// Whether a statement may write an audit event (migration 0015's triggers): exported for its unit test.
+export function writesAuditEvent(text: string): boolean {
+  return AUDITED_WRITE.test(text) || STATUS_AUDITED_INSERT_OR_DELETE.test(text) || updatesAuditedStatus(text);
+}
+
 function contextFor(text: string): AuditContext | null {
   const context = currentAuditContext();
   if (!context?.actor) return null;
-  if (AUDITED_WRITE.test(text)) return context;
+  if (writesAuditEvent(text)) return context;
   const byPerson = !context.actor.startsWith('key:') && !context.actor.startsWith('system:');
   return byPerson && STATUS_MOVE_WRITE.test(text) ? context : null;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDITED_TABLES } from '../../../src/platform/audit-handoff.ts';
+import { AUDITED_TABLES, STATUS_AUDITED_TABLES } from '../../../src/platform/audit-handoff.ts';
 import { runInAuditContext } from '../../../src/platform/lib/audit-context.ts';
 import { auditRowsOf } from '../../support/audit.ts';
 import { signedInMember } from '../../support/dashboard.ts';
@@ -110,6 +110,13 @@ describe.each(engines)('the audit log on %s', (engine) => {
       sql`select distinct event_object_table as table_name from information_schema.triggers where action_statement like '%audit_row_change%' order by 1`,
     );
     expect(triggered.rows.map((row) => row.table_name)).toEqual([...AUDITED_TABLES].sort());
+    // The tables whose UPDATE trigger fires only on a change of status, and nothing else of theirs but INSERT.
+    const statusOnly = await harness.database.db.execute<{ table_name: string }>(
+      sql`select event_object_table as table_name from information_schema.triggers where action_statement like '%audit_row_change%'
+        group by 1 having bool_and(event_manipulation = 'INSERT' or (event_manipulation = 'UPDATE' and action_condition ilike '%status%'))
+        and bool_or(event_manipulation = 'UPDATE') order by 1`,
+    );
+    expect(statusOnly.rows.map((row) => row.table_name)).toEqual([...STATUS_AUDITED_TABLES].sort());
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE of audit_events in the database itself', async () => {
