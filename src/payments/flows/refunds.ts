@@ -6,12 +6,12 @@ import type { Db } from '../../platform/database.ts';
 import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
 import { enqueue } from '../store/outbox-repo.ts';
-import { findPaymentById, lockPayment } from '../store/processing-repo.ts';
-import { changeRefundedMinor, countRefundsOfPayment, findRefundByToken, insertRefund, refundCommissionTerms, type RefundRow } from '../store/refunds-repo.ts';
+import { findPaymentById } from '../store/processing-repo.ts';
+import { lockPaymentToRefund } from '../store/refund-reservation-repo.ts';
+import { changeRefundedMinor, findRefundByToken, insertRefund, type RefundRow } from '../store/refunds-repo.ts';
 import { getPayment } from './find-payments.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
-import { sumCountedDisputesMinor } from '../store/disputes-repo.ts';
 import { assertRefundedAsSeen, decideRefundAmount } from '../domain/refund-amount.ts';
 import { sendRefund } from './refund-send.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
@@ -54,12 +54,11 @@ async function reserveRefund(db: Db, paymentId: number, input: RefundInput, firs
   const requestedMinor = input.amountMinor;
   try {
     return await db.transaction(async (tx) => {
-      const payment = await lockPayment(tx, paymentId);
-      if (!payment) throw new ApiError('not_found', 404, 'payment not found');
+      const locked = await lockPaymentToRefund(tx, paymentId);
+      if (!locked) throw new ApiError('not_found', 404, 'payment not found');
+      const { payment, disputedMinor, refundCount, terms } = locked;
       assertRefundedAsSeen(payment, input.refundedMinorSeen);
-      const disputedMinor = await sumCountedDisputesMinor(tx, payment.id); // disputes lock the payment row too
-      const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, await countRefundsOfPayment(tx, payment.id));
-      const terms = await refundCommissionTerms(tx, payment.merchantId);
+      const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, refundCount);
       const refund = await insertRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms });
       await changeRefundedMinor(tx, payment.id, amountMinor);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));

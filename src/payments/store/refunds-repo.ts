@@ -1,8 +1,7 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
-import { NO_COMMISSION, type CommissionTerms } from '../../ledger/index.ts';
+import type { CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { commissions } from '../../ledger/store/schema.ts';
 import { outbox, payments, refunds } from './schema.ts';
 
 // A payment's refunds: each its own row with its own token and status, counted in payments.refunded_minor while
@@ -13,15 +12,6 @@ export type FinalRefundStatus = Exclude<RefundRow['status'], 'pending'>;
 
 // The refunds shown with a payment: at most as many as a payment may have (flows/refunds.ts REFUND_COUNT_MAX).
 const REFUNDS_LISTED_MAX = 100;
-
-// The merchant's commission terms for refunds (none: free), copied into each refund as it is created.
-export async function refundCommissionTerms(db: DbOrTx, merchantId: number): Promise<CommissionTerms> {
-  const [terms] = await db
-    .select({ percentBp: commissions.percentBp, fixedMinor: commissions.fixedMinor })
-    .from(commissions)
-    .where(and(eq(commissions.merchantId, merchantId), eq(commissions.operation, 'refund')));
-  return terms ?? NO_COMMISSION;
-}
 
 export interface NewRefund {
   token: string;

@@ -1,0 +1,48 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type CommissionTerms, NO_COMMISSION } from '../../ledger/index.ts';
+import type { Tx } from '../../platform/database.ts';
+import { commissions } from '../../ledger/store/schema.ts';
+import { COUNTED_DISPUTE_STATUSES } from '../domain/dispute-status.ts';
+import type { PaymentRow } from './payments-repo.ts';
+import { disputes, payments, refunds } from './schema.ts';
+
+export interface PaymentToRefund {
+  payment: PaymentRow;
+  disputedMinor: number; // what its disputes hold or lost (COUNTED_DISPUTE_STATUSES)
+  refundCount: number; // its refunds so far, of any status
+  terms: CommissionTerms; // the merchant's refund commission
+}
+
+// What a refund is decided on, in one statement under the payment's row lock (disputes lock that row too, so the
+// figures read with it stand until the commit): the payment, its counted disputes, its refunds, the commission.
+export async function lockPaymentToRefund(tx: Tx, paymentId: number): Promise<PaymentToRefund | null> {
+  const disputed = tx
+    .select({ total: sql`coalesce(sum(${disputes.amountMinor}), 0)` })
+    .from(disputes)
+    .where(and(eq(disputes.paymentId, payments.id), inArray(disputes.status, [...COUNTED_DISPUTE_STATUSES])));
+  const refundCount = tx.select({ total: sql`count(*)` }).from(refunds).where(eq(refunds.paymentId, payments.id));
+  const terms = (column: typeof commissions.percentBp | typeof commissions.fixedMinor) =>
+    tx
+      .select({ value: column })
+      .from(commissions)
+      .where(and(eq(commissions.merchantId, payments.merchantId), eq(commissions.operation, 'refund')));
+  const [row] = await tx
+    .select({
+      payment: payments,
+      disputedMinor: sql<string>`(${disputed})::text`,
+      refundCount: sql<string>`(${refundCount})::text`,
+      percentBp: sql<number | null>`(${terms(commissions.percentBp)})`,
+      fixedMinor: sql<number | null>`(${terms(commissions.fixedMinor)})`,
+    })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .for('update', { of: payments });
+  if (!row) return null;
+  const hasTerms = row.percentBp !== null && row.fixedMinor !== null;
+  return {
+    payment: row.payment,
+    disputedMinor: Number(row.disputedMinor),
+    refundCount: Number(row.refundCount),
+    terms: hasTerms ? { percentBp: Number(row.percentBp), fixedMinor: Number(row.fixedMinor) } : NO_COMMISSION,
+  };
+}
