@@ -67,7 +67,7 @@ export async function createPendingPayment(database: Database, payment: StatPaym
     database.db,
     pendingRow(payment),
     INIT_TO_PENDING,
-    { gatewayId: null, gatewayAlias: 'acquirer' },
+    { gatewayId: null, gatewayAlias: 'acquirer', payExchangeUntil: new Date() },
     new Date(),
     'api',
   );

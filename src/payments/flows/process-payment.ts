@@ -129,9 +129,11 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
     return processPayment(deps, ref, card, { ip: input.clientIp }, 'api');
   }
   const row = newPaymentRow(scope, request, input.options);
-  const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias };
+  const sentAt = new Date();
+  const payUntil = payExchangeUntil(gateway, null, sentAt);
+  const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias, payExchangeUntil: payUntil };
   const created = await storeUnderKey(db, input.commitKey, 'payment', (within) =>
-    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, new Date()), 'api'),
+    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, sentAt), 'api'),
   );
   const payment = {
     ...row,
@@ -142,7 +144,8 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
     commissionFixedMinor: created.commissionFixedMinor,
   };
   const merchantKey = input.merchantKey ?? (await merchantKeyOf(context, scope));
-  return sendPay(deps, { payment, gateway, merchantKey, card, clientIp: input.clientIp }, 'created');
+  const exchange = { paymentId: created.id, kind: 'pay' as const, until: payUntil };
+  return sendPay(deps, { payment, gateway, merchantKey, card, clientIp: input.clientIp, exchange }, 'created');
 }
 
 interface PaySending {

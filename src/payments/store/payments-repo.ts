@@ -127,8 +127,18 @@ export interface SentTo {
   gatewayAlias: string;
 }
 
+// A Host-to-Host payment is sent at once: it is born holding the marker of its /pay until then.
+export interface SentNow extends SentTo {
+  payExchangeUntil: Date;
+}
+
 function preparePendingInsert(db: DbOrTx) {
-  const sentToValues = { gatewayId: sql.placeholder('gatewayId'), gatewayAlias: sql.placeholder('gatewayAlias') };
+  const sentToValues = {
+    gatewayId: sql.placeholder('gatewayId'),
+    gatewayAlias: sql.placeholder('gatewayAlias'),
+    exchangeKind: sql`'pay'`, // born holding its /pay's exchange marker (domain/adapter-exchange.ts)
+    exchangeUntil: sql`${sql.placeholder('payExchangeUntil')}::timestamptz`,
+  };
   const inserted = db
     .insert(payments)
     .values(withCommissionTerms({ ...INSERTED_VALUES, ...sentToValues }))
@@ -143,13 +153,14 @@ const preparedPendingInserts = new WeakMap<DbOrTx, ReturnType<typeof preparePend
 
 // A Host-to-Host payment is created and moved init → pending (a transition the domain decided, applied as it is
 // born) in the statement that queues its first status check and records its history's first row (from none to
-// pending: it never was init in the table): a crash before the adapter call leaves a pending payment whose status
-// check asks the adapter, which does not know it and declines it, and the merchant is told.
+// pending: it never was init in the table), holding its /pay's exchange marker: a crash before the adapter call
+// leaves a pending payment whose status check (once the marker lapses) asks the adapter, which does not know it and
+// declines it, and the merchant is told.
 export async function insertPendingPayment(
   db: DbOrTx,
   row: Omit<PaymentInsert, 'status'>,
   transition: PaymentTransition,
-  sentTo: SentTo,
+  sentTo: SentNow,
   statusCheckDueAt: Date,
   cause: StatusCause,
 ): Promise<CreatedPaymentRow> {
@@ -162,7 +173,9 @@ export async function insertPendingPayment(
   }
   const [inserted] = await prepared.execute({
     ...row,
-    ...sentTo,
+    gatewayId: sentTo.gatewayId,
+    gatewayAlias: sentTo.gatewayAlias,
+    payExchangeUntil: sentTo.payExchangeUntil.toISOString(),
     testClockId: row.testClockId ?? null,
     status: transition.to,
     cause,

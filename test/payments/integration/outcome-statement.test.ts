@@ -80,7 +80,7 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
   };
   const sentPayment = async () => {
     const dueAt = new Date(Date.now() + STATUS_CHECK_DELAY_MS);
-    return insertPendingPayment(db(), row(), INIT_TO_PENDING, { gatewayId: null, gatewayAlias: 'acquirer' }, dueAt, 'api');
+    return insertPendingPayment(db(), row(), INIT_TO_PENDING, { gatewayId: null, gatewayAlias: 'acquirer', payExchangeUntil: new Date() }, dueAt, 'api');
   };
   const outboxOf = (paymentId: number) =>
     queryRows<{ topic: string; event_id: string | null; done: boolean; due_at: string | Date }>(
@@ -108,11 +108,26 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
     ...changes,
   });
 
-  it('creates a payment already pending, with its gateway and one status check, in one statement', async () => {
+  it('creates a payment already pending, with its gateway, its /pay marker and one status check, in one statement', async () => {
     const before = Date.now();
-    const created = await sentPayment();
+    const payUntil = new Date(before + 60_000);
+    const created = await insertPendingPayment(
+      db(),
+      row(),
+      INIT_TO_PENDING,
+      { gatewayId: null, gatewayAlias: 'acquirer', payExchangeUntil: payUntil },
+      new Date(before + STATUS_CHECK_DELAY_MS),
+      'api',
+    );
     expect(created).toMatchObject({ status: 'pending', requestVariant: 'A', amountMinor: 1999 });
-    expect(await findPaymentById(db(), created.id)).toMatchObject({ status: 'pending', gatewayAlias: 'acquirer', gatewayId: null, finalizedAt: null });
+    expect(await findPaymentById(db(), created.id)).toMatchObject({
+      status: 'pending',
+      gatewayAlias: 'acquirer',
+      gatewayId: null,
+      finalizedAt: null,
+      exchangeKind: 'pay', // its status checks wait for the /pay in flight
+      exchangeUntil: payUntil,
+    });
     const [check, ...others] = await outboxOf(created.id);
     expect(others).toEqual([]);
     expect(check).toMatchObject({ topic: 'status_check', done: false });
@@ -123,11 +138,18 @@ describe.each(engines)('one-statement payment writes on %s', (engine) => {
   it('refuses to create a payment through any transition but init → pending', async () => {
     const due = new Date();
     await expect(
-      insertPendingPayment(db(), row(), decideTransition('init', 'approved', NO_FINAL_CHANGE), { gatewayId: null, gatewayAlias: 'x' }, due, 'api'),
+      insertPendingPayment(
+        db(),
+        row(),
+        decideTransition('init', 'approved', NO_FINAL_CHANGE),
+        { gatewayId: null, gatewayAlias: 'x', payExchangeUntil: due },
+        due,
+        'api',
+      ),
     ).rejects.toThrow(/init → approved/);
-    await expect(insertPendingPayment(db(), row(), PENDING_TO_APPROVED, { gatewayId: null, gatewayAlias: 'x' }, due, 'api')).rejects.toThrow(
-      /pending → approved/,
-    );
+    await expect(
+      insertPendingPayment(db(), row(), PENDING_TO_APPROVED, { gatewayId: null, gatewayAlias: 'x', payExchangeUntil: due }, due, 'api'),
+    ).rejects.toThrow(/pending → approved/);
   });
 
   it('finalizes a pending payment with its details, logs in order, closed status checks and one notification', async () => {
