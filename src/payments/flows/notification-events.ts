@@ -1,6 +1,6 @@
 import type { DbOrTx, Tx } from '../../platform/database.ts';
 import { newEventId } from '../domain/event-id.ts';
-import { insertNotificationEvent } from '../store/notification-events-repo.ts';
+import { insertNotificationEvent, type NotificationEventRow } from '../store/notification-events-repo.ts';
 
 // What a merchant notification tells: the payment's own (final or authorized) status, one of its refunds or
 // disputes, or a conflict (a late final answer that differs from the payment's final status, which was kept).
@@ -19,7 +19,11 @@ export async function queueNotification(tx: DbOrTx, paymentId: number, event: No
     await tx.transaction((inner) => queueNotification(inner, paymentId, event, eventId));
     return;
   }
-  await insertNotificationEvent(tx, {
+  await insertNotificationEvent(tx, eventRow(paymentId, event, eventId));
+}
+
+function eventRow(paymentId: number, event: NotificationEvent, eventId: string): NotificationEventRow {
+  return {
     paymentId,
     kind: event.kind,
     refundId: event.kind === 'refund' ? event.refundId : null,
@@ -27,9 +31,14 @@ export async function queueNotification(tx: DbOrTx, paymentId: number, event: No
     conflict: event.kind === 'conflict' ? { id: event.conflictId, reportedStatus: event.reportedStatus, reportedAmountMinor: event.reportedAmountMinor } : null,
     eventId,
     occurredAt: new Date(),
-  });
+  };
 }
 
 function isTransaction(db: DbOrTx): db is Tx {
   return 'rollback' in db;
+}
+
+// The same, for a caller that holds the payment's row lock already (it locked or updated the row earlier in `tx`).
+export async function queueNotificationUnderLock(tx: Tx, paymentId: number, event: NotificationEvent): Promise<void> {
+  await insertNotificationEvent(tx, eventRow(paymentId, event, newEventId()), true);
 }

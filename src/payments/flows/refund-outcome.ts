@@ -6,7 +6,7 @@ import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
 import { postLedger } from '../../ledger/index.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { queueNotification } from './notification-events.ts';
+import { queueNotificationUnderLock } from './notification-events.ts';
 import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
 import { lockPayment } from '../store/processing-repo.ts';
 import type { Tx } from '../../platform/database.ts';
@@ -88,7 +88,7 @@ async function settleRefund(
   if (status === 'approved') await markRefundedWhenComplete(tx, payment, answer.cause);
   else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
   await closeRefundChecks(tx, refund);
-  await queueNotification(tx, payment.id, { kind: 'refund', refundId: refund.id });
+  await queueNotificationUnderLock(tx, payment.id, { kind: 'refund', refundId: refund.id }); // locked by applyRefundOutcome
   // last: it locks the merchant's balance rows until the commit
   await postLedger(tx, scope, status === 'approved' ? refundSent(charge) : refundReleased(charge), refs);
   return finished;

@@ -5,10 +5,9 @@ import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
 import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
-import { enqueue } from '../store/outbox-repo.ts';
 import { findPaymentById } from '../store/processing-repo.ts';
-import { lockPaymentToRefund } from '../store/refund-reservation-repo.ts';
-import { changeRefundedMinor, findRefundByToken, insertRefund, type RefundRow } from '../store/refunds-repo.ts';
+import { insertReservedRefund, lockPaymentToRefund } from '../store/refund-reservation-repo.ts';
+import { findRefundByToken, type RefundRow } from '../store/refunds-repo.ts';
 import { getPayment } from './find-payments.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
@@ -59,10 +58,8 @@ async function reserveRefund(db: Db, paymentId: number, input: RefundInput, firs
       const { payment, disputedMinor, refundCount, terms } = locked;
       assertRefundedAsSeen(payment, input.refundedMinorSeen);
       const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, refundCount);
-      const refund = await insertRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms });
-      await changeRefundedMinor(tx, payment.id, amountMinor);
+      const refund = await insertReservedRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms }, firstCheckAt);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
-      await enqueue(tx, { topic: 'refund_check', paymentId: payment.id, refundId: refund.id, dueAt: firstCheckAt });
       await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // it locks the balance
       await commitKey?.(tx, { kind: 'refund', token: refund.token });
       return refund;

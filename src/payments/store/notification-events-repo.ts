@@ -46,11 +46,11 @@ export function outcomeNotificationSql(values: { now: SQL; occurredAt: SQL; even
 
 // Queues a notification with the next sequence number of its payment and a snapshot of the payment (and of the
 // refund or dispute it is about) as this transaction sees them. The payment's row lock orders the allocations of
-// concurrent events (a no-op for the many callers that hold it already); the insert, a statement of its own, then
-// sees every sequence committed before.
-export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow): Promise<void> {
+// concurrent events; the insert, a statement of its own, then sees every sequence committed before. A caller that
+// already holds the lock (it locked or updated the row in an earlier statement) says so and saves the round trip.
+export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow, paymentLocked = false): Promise<void> {
   checkSnapshotConflict(row.conflict);
-  await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, row.paymentId)).for('no key update');
+  if (!paymentLocked) await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, row.paymentId)).for('no key update');
   const result = await tx.execute(sql`
     insert into outbox (topic, payment_id, refund_id, dispute_id, event_id, due_at, event_sequence, event_snapshot)
     select 'notification', p.id, r.id, d.id, ${row.eventId}, ${row.occurredAt.toISOString()}::timestamptz,

@@ -122,7 +122,7 @@ export async function insertPayment(db: DbOrTx, row: PaymentInsert, cause: Statu
 }
 
 // The gateway a payment is sent to, set when it leaves `init`.
-export interface SentTo {
+interface SentTo {
   gatewayId: number | null; // null: the built-in sandbox
   gatewayAlias: string;
 }

@@ -1,10 +1,11 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { type CommissionTerms, NO_COMMISSION } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { commissions } from '../../ledger/store/schema.ts';
 import { COUNTED_DISPUTE_STATUSES } from '../domain/dispute-status.ts';
 import type { PaymentRow } from './payments-repo.ts';
-import { disputes, payments, refunds } from './schema.ts';
+import type { NewRefund, RefundRow } from './refunds-repo.ts';
+import { disputes, outbox, payments, refunds } from './schema.ts';
 
 export interface PaymentToRefund {
   payment: PaymentRow;
@@ -45,4 +46,33 @@ export async function lockPaymentToRefund(tx: Tx, paymentId: number): Promise<Pa
     refundCount: Number(row.refundCount),
     terms: hasTerms ? { percentBp: Number(row.percentBp), fixedMinor: Number(row.fixedMinor) } : NO_COMMISSION,
   };
+}
+
+// The refund's writes in one statement, inside the transaction that locked its payment: the pending refund, its
+// amount counted in the payment's refunded_minor (whose CHECK against captured_minor is the last line of defence),
+// and its first check queued.
+export async function insertReservedRefund(tx: Tx, refund: NewRefund, firstCheckAt: Date): Promise<RefundRow> {
+  const { payment, terms } = refund;
+  const inserted = tx
+    .insert(refunds)
+    .values({
+      token: refund.token,
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      environment: payment.environment,
+      amountMinor: refund.amountMinor,
+      currency: payment.currency,
+      commissionPercentBp: terms.percentBp,
+      commissionFixedMinor: terms.fixedMinor,
+      status: 'pending',
+    })
+    .returning();
+  const created = tx.$with('created', getTableColumns(refunds)).as(inserted.getSQL());
+  const counted = tx.$with('counted', {}).as(sql`update ${payments} set refunded_minor = refunded_minor + ${refund.amountMinor}, updated_at = now()
+    where id = ${payment.id}`);
+  const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
+    select 'refund_check', created.payment_id, created.id, ${firstCheckAt.toISOString()}::timestamptz from created`);
+  const [row] = await tx.with(created, counted, checked).select().from(created);
+  if (!row) throw new Error('refund insert returned no row');
+  return row;
 }

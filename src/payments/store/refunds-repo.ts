@@ -20,27 +20,6 @@ export interface NewRefund {
   terms: CommissionTerms;
 }
 
-// A pending refund, counted in its payment's refunded_minor by the same transaction.
-export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow> {
-  const { payment, terms } = refund;
-  const [row] = await tx
-    .insert(refunds)
-    .values({
-      token: refund.token,
-      paymentId: payment.id,
-      merchantId: payment.merchantId,
-      environment: payment.environment,
-      amountMinor: refund.amountMinor,
-      currency: payment.currency,
-      commissionPercentBp: terms.percentBp,
-      commissionFixedMinor: terms.fixedMinor,
-      status: 'pending',
-    })
-    .returning();
-  if (!row) throw new Error('refund insert returned no row');
-  return row;
-}
-
 // Adds a refund to (or, declined, takes it from) what the payment counts as refunded.
 export async function changeRefundedMinor(tx: Tx, paymentId: number, deltaMinor: number): Promise<PaymentRow> {
   const [row] = await tx

@@ -46,15 +46,19 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
   if (change.closeStatusChecks) await finishOpenWork(tx, paymentId, 'status_check');
   if (change.statusCheckDueAt !== null) await rescheduleStatusCheck(tx, paymentId, change.statusCheckDueAt);
   if (change.notificationEventId !== null) {
-    await insertNotificationEvent(tx, {
-      paymentId,
-      kind: 'payment',
-      refundId: null,
-      disputeId: null,
-      conflict: null,
-      eventId: change.notificationEventId,
-      occurredAt: now,
-    });
+    await insertNotificationEvent(
+      tx,
+      {
+        paymentId,
+        kind: 'payment',
+        refundId: null,
+        disputeId: null,
+        conflict: null,
+        eventId: change.notificationEventId,
+        occurredAt: now,
+      },
+      transition !== null || Object.keys(changes).length > 0, // the UPDATE above holds the payment's row lock
+    );
   }
   // last: it locks the merchant's balance rows until the commit
   if (change.posting !== null) await postLedger(tx, payment, change.posting, { paymentId });
