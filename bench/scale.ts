@@ -1,8 +1,9 @@
 // `npm run bench:scale`: get-by-token, list page 1, list page 100 with a filter and create, measured through the
 // real app on two PostgreSQL databases, one bulk-loaded with 10 K payments and one with 10 M, in turn, and the
-// dashboard's home page over 90 days (its aggregates rebuilt from the loaded payments). Target: every p50 and
-// p99 ratio (10 M / 10 K) ≤ 1.2, and the home page's p99 ≤ 200 ms. Writes its section of bench/RESULTS.md with the
-// list queries' plans.
+// dashboard's home page over 90 days (its aggregates rebuilt from the loaded payments), a refund of a payment with
+// 20 earlier refunds and the balance of the measured merchant (its ledger: one entry per loaded payment). Target:
+// every p50 and p99 ratio (10 M / 10 K) ≤ 1.2, and the home page's p99 ≤ 200 ms. Writes its section of
+// bench/RESULTS.md with the list queries' plans.
 // BENCH_SCALE_ROWS (default 10000000), BENCH_SCALE_ROUNDS (5000), BENCH_SCALE_WARMUP_ROUNDS (300).
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ import { CleanupStack } from './lib/cleanup.ts';
 import { dashboardSessionCookie } from './lib/dashboard-session.ts';
 import { rebuildDailyStats } from '../src/payments/index.ts';
 import { loadPayments, settle, type Scope } from './lib/scale-load.ts';
+import { postScopeLedger } from './lib/scale-ledger.ts';
+import { loadRefundPool, refundedPoolPayments } from './lib/scale-refund-pool.ts';
 import { measureOperations, sampleTokens, startScaleApp, type Latencies, type ScaleApp } from './lib/scale-measure.ts';
 import { explainListQueries } from './lib/scale-plans.ts';
 import {
@@ -70,10 +73,14 @@ interface Side {
   loadSeconds: number;
   statsRebuildSeconds: number;
   loaded: { payments: number; scoped: number };
+  ledgerEntries: number; // the measured scope's
+  refundKey: string; // the refund pool merchant's sandbox key
+  refundTokens: string[];
 }
 
 // One database of its own, the app on it, MERCHANTS merchants through the admin API, then the bulk load.
-async function prepareSide(databaseName: string, label: string, rows: number, dropIndexes: boolean): Promise<Side> {
+// The refund pool goes to the second merchant's sandbox: the measured merchant's ledger holds its payments' alone.
+async function prepareSide(databaseName: string, label: string, rows: number, dropIndexes: boolean, poolSize: number): Promise<Side> {
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/${databaseName}`;
   await dropBenchDatabase(databaseName); // a run that was killed may have left it
@@ -91,7 +98,11 @@ async function prepareSide(databaseName: string, label: string, rows: number, dr
     .filter((scope) => scope.merchantId !== measured.merchantId || scope.environment !== measured.environment);
   print(`${label}: loading ${rows.toLocaleString('en')} payments into ${databaseName}`);
   const started = Date.now();
-  await loadPayments(url.toString(), { measured, others, rows, batch: label.replace(/\W/g, '') }, { dropIndexes }, print);
+  const batch = label.replace(/\W/g, '');
+  await loadPayments(url.toString(), { measured, others, rows, batch }, { dropIndexes }, print);
+  const ledgerEntries = await postScopeLedger(url.toString(), measured, print);
+  const refundTokens = await loadRefundPool(url.toString(), { merchantId: merchants[1]!.id, environment: 'sandbox' }, poolSize, batch);
+  print(`${label}: ${ledgerEntries.toLocaleString('en')} ledger entries posted, ${refundTokens.length.toLocaleString('en')} payments to refund loaded`);
   await settle(url.toString());
   const loadSeconds = (Date.now() - started) / 1000;
   print(`${label}: loaded and vacuumed in ${loadSeconds.toFixed(0)} s`);
@@ -102,16 +113,33 @@ async function prepareSide(databaseName: string, label: string, rows: number, dr
   const statsRebuildSeconds = (Date.now() - rebuildStarted) / 1000;
   print(`${label}: daily stats rebuilt in ${statsRebuildSeconds.toFixed(1)} s (${rebuilt.bucketCount.toLocaleString('en')} aggregate rows)`);
   const loaded = await sizes(url.toString(), measured);
-  return { label, url: url.toString(), scale, key: merchants[0]!.sandboxKey, measured, loadSeconds, statsRebuildSeconds, loaded };
+  const refundKey = merchants[1]!.sandboxKey;
+  return {
+    label,
+    url: url.toString(),
+    scale,
+    key: merchants[0]!.sandboxKey,
+    measured,
+    loadSeconds,
+    statsRebuildSeconds,
+    loaded,
+    ledgerEntries,
+    refundKey,
+    refundTokens,
+  };
 }
 
-async function runOf(side: Side, latencies: Latencies): Promise<ScaleRun> {
+async function runOf(side: Side, latencies: Latencies, refundRounds: number): Promise<ScaleRun> {
+  const refunded = await refundedPoolPayments(side.url, side.refundTokens.slice(0, refundRounds));
+  if (refunded !== refundRounds) throw new Error(`${side.label}: ${refunded} of ${refundRounds} refunded pool payments have 21 approved refunds`);
   const plans = await explainListQueries(side.url, side.scale.database.db, side.measured);
   const after = await sizes(side.url, side.measured);
   return {
     label: side.label,
     payments: side.loaded.payments,
     measuredScopePayments: side.loaded.scoped,
+    measuredLedgerEntries: side.ledgerEntries,
+    refundPoolPayments: side.refundTokens.length,
     paymentsAfter: after.payments,
     tableSize: after.tableSize,
     loadSeconds: side.loadSeconds,
@@ -127,19 +155,20 @@ async function main(): Promise<number> {
   const rounds = integerSetting('BENCH_SCALE_ROUNDS', 5_000, 10, 100_000, overrides);
   const warmupRounds = integerSetting('BENCH_SCALE_WARMUP_ROUNDS', 300, 0, 100_000, overrides);
   const largeLabel = totalRows % 1_000_000 === 0 ? `${totalRows / 1_000_000} M` : totalRows.toLocaleString('en');
-  const small = await prepareSide(SMALL_DATABASE_NAME, `${SMALL_ROWS / 1000} K`, SMALL_ROWS, false);
-  const large = await prepareSide(LARGE_DATABASE_NAME, largeLabel, totalRows, true);
+  const poolSize = rounds + warmupRounds;
+  const small = await prepareSide(SMALL_DATABASE_NAME, `${SMALL_ROWS / 1000} K`, SMALL_ROWS, false, poolSize);
+  const large = await prepareSide(LARGE_DATABASE_NAME, largeLabel, totalRows, true, poolSize);
   const loadAverageAtStart = loadavg()[0] ?? 0;
   print(`measuring ${rounds} rounds after ${warmupRounds} uncounted, both sizes in turn (1-minute load average ${loadAverageAtStart.toFixed(2)})`);
   const targets = [];
   for (const side of [small, large]) {
     const tokens = await sampleTokens(side.url, side.measured.merchantId, TOKEN_SAMPLE);
     const sessionCookie = await dashboardSessionCookie(side.scale.database.db, side.measured.merchantId);
-    targets.push({ app: side.scale.app, key: side.key, tokens, sessionCookie });
+    targets.push({ app: side.scale.app, key: side.key, tokens, sessionCookie, refundKey: side.refundKey, refundTokens: side.refundTokens });
   }
   const [smallLatencies, largeLatencies] = await measureOperations(targets, rounds, warmupRounds);
-  const smallRun = await runOf(small, smallLatencies!);
-  const largeRun = await runOf(large, largeLatencies!);
+  const smallRun = await runOf(small, smallLatencies!, poolSize);
+  const largeRun = await runOf(large, largeLatencies!, poolSize);
   print('');
   print(consoleTable(smallRun, largeRun));
   const ratios = ratiosOf(smallRun, largeRun);

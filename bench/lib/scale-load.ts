@@ -20,7 +20,9 @@ export interface LoadPlan {
   batch: string; // distinguishes the tokens of one load from another's
 }
 
-// Row i of a load: status, variant, amount, currency, customer and card vary with i as real traffic would.
+// Row i of a load: status, variant, amount, currency, customer and card vary with i as real traffic would. An
+// approved or refunded pay captured its amount; the measured scope's refunded ones count it refunded (scale-ledger.ts
+// gives them the refund, and the scope the postings).
 function insertStatement(plan: LoadPlan, first: number, last: number, spanEnd: Date): { text: string; values: unknown[] } {
   const scopes = [...plan.others];
   const merchantCase = scopes.map((scope, index) => `when ${index} then ${Number(scope.merchantId)}`).join(' ');
@@ -29,7 +31,7 @@ function insertStatement(plan: LoadPlan, first: number, last: number, spanEnd: D
     insert into payments (token, merchant_id, environment, operation_type, request_variant, status, product, amount_minor,
       currency, gateway_amount_minor, gateway_currency, callback_url, redirect_success_url, redirect_fail_url,
       order_number, locale, expires_at, card_mask, card_holder, card_expiry_month, card_expiry_year, customer,
-      finalized_at, created_at, updated_at)
+      captured_minor, refunded_minor, finalized_at, created_at, updated_at)
     select md5($1 || i::text),
       case when i % 2 = 0 then $2::bigint else (case (i / 2) % ${scopes.length} ${merchantCase} end) end,
       case when i % 2 = 0 then $3::text else (case (i / 2) % ${scopes.length} ${environmentCase} end) end,
@@ -44,6 +46,8 @@ function insertStatement(plan: LoadPlan, first: number, last: number, spanEnd: D
       case when i % 3 = 0 then jsonb_build_object('email', 'customer' || i || '@example.com', 'firstName', 'Jane', 'lastName', 'Doe',
         'address', '1 Main St', 'country', 'US', 'city', 'Springfield', 'region', null, 'postcode', '12345', 'phone', null,
         'ip', '203.0.113.7', 'browser', null) end,
+      case when (i / 2) % 10 <> 3 and ((i / 2) % 20 < 15 or (i / 2) % 20 = 19) then 100 + (i * 7919) % 99900 end,
+      case when i % 2 = 0 and (i / 2) % 20 = 19 then 100 + (i * 7919) % 99900 else 0 end,
       at + interval '5 seconds', at, at + interval '5 seconds'
     from generate_series($4::bigint, $5::bigint) as i,
       lateral (select $6::timestamptz - ($8::bigint - i) * ($7::double precision * interval '1 second') as at) as moment`;
@@ -120,7 +124,7 @@ async function buildIndexes(url: string, definitions: string[], print: (line: st
 // What autovacuum would do in time: statistics for the planner, the visibility map for index-only counts.
 export async function settle(url: string): Promise<void> {
   await withClient(url, async (client) => {
-    await client.query('vacuum (analyze) payments');
+    await client.query('vacuum (analyze)'); // payments, and the refunds and ledger rows of scale-ledger.ts
     await client.query('checkpoint');
   });
 }

@@ -2,6 +2,7 @@ import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/payments/flows/find-payment
 import type { ListPlan } from './scale-plans.ts';
 import { OPERATIONS, PAGE_100_QUERY, STATS_DAYS, type Latencies, type OperationName } from './scale-measure.ts';
 import { replaceMarkedSection } from './report.ts';
+import { EARLIER_REFUNDS, POOL_REFUND_AMOUNT_MINOR } from './scale-refund-pool.ts';
 
 export const TARGET_RATIO_MAX = 1.2; // the issue's target: at 10 M no operation more than 20 % slower than at 10 K
 export const DAILY_STATS_P99_MS_MAX = 200; // the dashboard's home page answers within this, whatever the payments
@@ -12,6 +13,8 @@ export interface ScaleRun {
   label: string; // "10 K"
   payments: number; // rows loaded
   measuredScopePayments: number; // of them, rows of the measured merchant's sandbox
+  measuredLedgerEntries: number; // ledger entries of the measured merchant's sandbox (its balance's)
+  refundPoolPayments: number; // approved payments with 20 refunds each, one refunded per round
   paymentsAfter: number; // rows after the measured creates
   tableSize: string; // pg_total_relation_size, pretty
   loadSeconds: number;
@@ -90,12 +93,14 @@ export function scaleSection(context: ScaleContext, small: ScaleRun, large: Scal
   const worst = Math.max(...ratios.flatMap((ratio) => [ratio.p50, ratio.p99]));
   const dataLine = (run: ScaleRun) =>
     `- ${run.label}: ${run.payments.toLocaleString('en')} payments loaded (${run.measuredScopePayments.toLocaleString('en')} in the measured ` +
-    `merchant's sandbox) and vacuumed in ${run.loadSeconds.toFixed(0)} s, their daily stats rebuilt in ${run.statsRebuildSeconds.toFixed(1)} s; ` +
+    `merchant's sandbox, whose ledger holds ${run.measuredLedgerEntries.toLocaleString('en')} entries), ` +
+    `${run.refundPoolPayments.toLocaleString('en')} payments to refund with ${EARLIER_REFUNDS} refunds each, all vacuumed in ` +
+    `${run.loadSeconds.toFixed(0)} s, the daily stats rebuilt in ${run.statsRebuildSeconds.toFixed(1)} s; ` +
     `${run.paymentsAfter.toLocaleString('en')} after the ` +
     `measured creates; table with its indexes ${run.tableSize}`;
   return [
     SECTION_START,
-    '## Payment reads and creates at 10 M payments against 10 K',
+    '## Payment reads, creates, refunds and the balance at 10 M payments against 10 K',
     '',
     `- Date: ${context.date}`,
     `- Machine: ${context.machine}`,
@@ -109,8 +114,17 @@ export function scaleSection(context: ScaleContext, small: ScaleRun, large: Scal
       'on the machine slows both sizes alike). get by token: a random token of the measured scope each time; list page 1: `GET /api/v1/payments`; ' +
       `list page 100, pays: \`GET /api/v1/payments${PAGE_100_QUERY}\`; create: variant A \`POST /api/v1/payments\`; ` +
       `dashboard home, 90 days: \`GET /dashboard?range=90d\` as a signed-in member (session, balance, the daily aggregates, the page) over the last ${STATS_DAYS} days. ` +
+      `refund, ${EARLIER_REFUNDS} earlier: \`POST /api/v1/refunds\` of ${POOL_REFUND_AMOUNT_MINOR} (minor units) on an approved sandbox payment that already ` +
+      `has ${EARLIER_REFUNDS} approved refunds, a different one each round (warm-up included), answered approved by the built-in sandbox gateway ` +
+      "(the same app's `/sandbox-adapter`, asked over loopback HTTP by the app's own adapter client); balance: `GET /api/v1/balance` " +
+      'of the measured merchant, whose ledger holds one entry per loaded payment. ' +
       "Rows are bulk-loaded by `INSERT … SELECT generate_series` (half in the measured merchant's sandbox, the rest over " +
-      '3 more merchants and both environments, 10 % payouts, created over two years), then `VACUUM (ANALYZE)`.',
+      '3 more merchants and both environments, 10 % payouts, created over two years). The measured scope gets the books the app ' +
+      'would have written (no commission terms, so no fees): a capture per approved pay, a payout reserved and sent per approved ' +
+      'payout, and a refunded pay its whole refund, captured, reserved and sent, with running balances equal to the sums of ' +
+      'their entries (available spread evenly over its shards), so the ledger check has nothing to say about it. The payments to refund ' +
+      "are loaded the same way into the second merchant's sandbox: the payment (captured, its refunds counted), the sandbox " +
+      "acquirer's record of it and of each refund, the refunds, their postings and the wallet's balances. Then `VACUUM (ANALYZE)`.",
     '',
     markdownTable(small, large),
     '',
