@@ -25,7 +25,7 @@ import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
 import { gatewayPublicUrl } from '../domain/custom-host.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
 import { exchangeLeaseUntil, firstStatusCheckAt } from '../domain/adapter-exchange.ts';
-import { holdPaymentExchange, releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
+import { releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
 
 export type { CreatePayoutRequest, PayoutRequisiteType } from './payout-request.ts';
 
@@ -114,9 +114,7 @@ async function reservePayout(
 ): Promise<PaymentRow> {
   try {
     return await db.transaction(async (tx) => {
-      const inserted = await insertPayout(tx, row, firstCheckDueAt, 'api');
-      const payout = await holdPaymentExchange(tx, { ...exchange, paymentId: inserted.id }, { from: ['init'], now: new Date() });
-      if (payout === null) throw new Error(`payout ${inserted.id} left init in its own transaction`);
+      const payout = await insertPayout(tx, row, firstCheckDueAt, 'api', exchange); // born holding its /payout's marker
       const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
       await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
       await commitKey?.(tx, { kind: 'payout', token: payout.token });

@@ -358,6 +358,7 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
         },
         new Date(),
         'api',
+        null,
       );
       const terms = { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor };
       await postLedger(tx, payout, payoutReserved(chargeOf(payout.amountMinor, payout.currency, terms)), { paymentId: payout.id });
