@@ -25,7 +25,7 @@ import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
 import { gatewayPublicUrl } from '../domain/custom-host.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
 import { exchangeLeaseUntil, firstStatusCheckAt } from '../domain/adapter-exchange.ts';
-import { releasePaymentExchange, type PaymentExchange } from '../store/adapter-exchange-repo.ts';
+import type { PaymentExchange } from '../store/adapter-exchange-repo.ts';
 
 export type { CreatePayoutRequest, PayoutRequisiteType } from './payout-request.ts';
 
@@ -148,10 +148,12 @@ async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): 
   return db.transaction(async (tx) => {
     const current = await lockPayment(tx, payoutId);
     if (!current) throw new Error(`payout ${payoutId} vanished`);
-    await releasePaymentExchange(tx, sent.exchange);
     const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
     const changes: PaymentChanges = isFinal(current.status) && transition === null ? {} : reportedDetails(outcome, sent.sensitive);
     if (transition) changes.declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
+    // The marker is released in the same UPDATE as the answer (the row is locked: what it holds is what we read).
+    const heldByThis = current.exchangeKind === sent.exchange.kind && current.exchangeUntil?.getTime() === sent.exchange.until.getTime();
+    if (heldByThis) [changes.exchangeKind, changes.exchangeUntil, changes.exchangeCaptureMinor] = [null, null, null];
     return changeLockedPayment(tx, current, { transition, cause: 'adapter', changes, logs, statusCheckDueAt: sent.nextCheckDueAt });
   });
 }

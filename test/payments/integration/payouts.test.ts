@@ -114,6 +114,12 @@ describe.each(engines)('payouts through the sandbox on %s', (engine) => {
       sql`select t.kind from ledger_transactions t join payments p on p.id = t.payment_id where p.token = ${token} order by t.id`,
     );
     expect(ledger.map((row) => row.kind)).toEqual(['payout_reserved', 'payout_sent']);
+    // Its /payout's exchange marker was taken with the row and released with the answer.
+    const [marker] = await queryRows<{ kind: string | null; until: string | null }>(
+      database(),
+      sql`select exchange_kind as kind, exchange_until::text as until from payments where token = ${token}`,
+    );
+    expect(marker).toEqual({ kind: null, until: null });
   });
 
   it('declines a payout to 5105 1051 0510 5100 and releases the hold whole, commission included', async () => {
