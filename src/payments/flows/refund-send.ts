@@ -4,8 +4,8 @@ import { interpretAdapterAnswer, type AdapterAnswer } from '../domain/adapter-ou
 import { withoutAbsent } from '../../platform/lib/without-absent.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
 import { exchangeLeaseUntil } from '../domain/adapter-exchange.ts';
-import { holdRefundExchange, releaseRefundExchange } from '../store/adapter-exchange-repo.ts';
-import { findRefundById, type RefundRow } from '../store/refunds-repo.ts';
+import { releaseRefundExchange } from '../store/adapter-exchange-repo.ts';
+import type { RefundRow } from '../store/refunds-repo.ts';
 import type { ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { applyRefundOutcome } from './refund-outcome.ts';
@@ -23,23 +23,26 @@ export function buildRefundRequest(payment: RefundedPayment, refund: Pick<Refund
   };
 }
 
-// Sends the refund to the payment's gateway, outside any transaction (principle 8), and applies the answer. The
-// refund's own marker (domain/adapter-exchange.ts) holds its check back until the answer is written; refunds of one
-// payment each have theirs, so they never wait for one another.
-export async function sendRefund(deps: ProcessingDeps, refund: RefundRow, payment: RefundedPayment, gateway: ResolvedGateway): Promise<RefundRow> {
+// Sends a refund just reserved to the payment's gateway, outside any transaction (principle 8), and applies the
+// answer. The refund was born holding its own marker (domain/adapter-exchange.ts: refundExchangeUntil), which holds
+// its check back until the answer is written; refunds of one payment each have theirs, so they never wait for one
+// another.
+export async function sendRefund(deps: ProcessingDeps, held: RefundRow, payment: RefundedPayment, gateway: ResolvedGateway): Promise<RefundRow> {
   const db = deps.context.database.db;
-  const now = new Date();
-  const until = exchangeLeaseUntil([methodSettingsOf(gateway.settings, 'refund').responseTimeoutS], now);
-  // Settled, or its check is re-sending it already: the refund as it is, never a second /refund at once.
-  const held = await holdRefundExchange(db, refund.id, until, now);
-  if (held === null) return (await findRefundById(db, refund.id)) ?? refund;
+  const until = held.exchangeUntil;
+  if (until === null) throw new Error(`refund ${held.id} is sent without its exchange marker`);
   try {
     const { answer, ownLog } = await exchangeRefund(deps, held, payment, gateway);
     const outcome = interpretAdapterAnswer(answer);
     return await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs], 'adapter');
   } finally {
-    await releaseRefundExchange(db, refund.id, until);
+    await releaseRefundExchange(db, held.id, until);
   }
+}
+
+// How long a refund's /refund may take, from when it is reserved: the marker it is born holding.
+export function refundExchangeUntil(gateway: ResolvedGateway, now: Date): Date {
+  return exchangeLeaseUntil([methodSettingsOf(gateway.settings, 'refund').responseTimeoutS], now);
 }
 
 // The /refund exchange alone: its answer and our log of it. A refund's check reads the answer as a status lookup.

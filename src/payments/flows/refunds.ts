@@ -6,13 +6,13 @@ import type { Db } from '../../platform/database.ts';
 import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
 import { findPaymentById } from '../store/processing-repo.ts';
-import { insertReservedRefund, lockPaymentToRefund } from '../store/refund-reservation-repo.ts';
+import { insertReservedRefund, lockPaymentToRefund, type ReservedRefundTimes } from '../store/refund-reservation-repo.ts';
 import { findRefundByToken, type RefundRow } from '../store/refunds-repo.ts';
 import { getPayment } from './find-payments.ts';
 import { gatewayOfPayment } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { assertRefundedAsSeen, decideRefundAmount } from '../domain/refund-amount.ts';
-import { sendRefund } from './refund-send.ts';
+import { refundExchangeUntil, sendRefund } from './refund-send.ts';
 import type { KeyCommit } from './idempotency-keys.ts';
 import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
 
@@ -44,12 +44,13 @@ export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, 
   }
   const method = methodSettingsOf(gateway.settings, 'refund');
   // The first check once the refund's own request could have answered; it waits longer while it has not.
-  const firstCheckAt = firstStatusCheckAt(method, new Date());
-  const refund = await reserveRefund(db, payment.id, input, firstCheckAt, commitKey);
+  const now = new Date();
+  const firstCheckAt = firstStatusCheckAt(method, now);
+  const refund = await reserveRefund(db, payment.id, input, { firstCheckAt, exchangeUntil: refundExchangeUntil(gateway, now) }, commitKey);
   return { paymentToken: payment.token, refund: await sendRefund(deps, refund, payment, gateway) };
 }
 
-async function reserveRefund(db: Db, paymentId: number, input: RefundInput, firstCheckAt: Date, commitKey: KeyCommit | null): Promise<RefundRow> {
+async function reserveRefund(db: Db, paymentId: number, input: RefundInput, times: ReservedRefundTimes, commitKey: KeyCommit | null): Promise<RefundRow> {
   const requestedMinor = input.amountMinor;
   try {
     return await db.transaction(async (tx) => {
@@ -58,7 +59,7 @@ async function reserveRefund(db: Db, paymentId: number, input: RefundInput, firs
       const { payment, disputedMinor, refundCount, terms } = locked;
       assertRefundedAsSeen(payment, input.refundedMinorSeen);
       const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, refundCount);
-      const refund = await insertReservedRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms }, firstCheckAt);
+      const refund = await insertReservedRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms }, times);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
       await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // it locks the balance
       await commitKey?.(tx, { kind: 'refund', token: refund.token });

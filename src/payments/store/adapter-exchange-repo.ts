@@ -3,7 +3,6 @@ import type { ExchangeKind } from '../domain/adapter-exchange.ts';
 import type { PaymentStatus } from '../domain/payment-status.ts';
 import type { DbOrTx } from '../../platform/database.ts';
 import type { PaymentRow } from './payments-repo.ts';
-import type { RefundRow } from './refunds-repo.ts';
 import { outbox, payments, refunds } from './schema.ts';
 
 // The "adapter exchange in flight" markers (domain/adapter-exchange.ts). Each is taken by one conditional UPDATE:
@@ -51,16 +50,6 @@ export async function releasePaymentExchange(db: DbOrTx, exchange: PaymentExchan
 // The marker as a columns change, for a transaction that moves the payment and takes its marker in one write.
 export function paymentExchangeColumns(exchange: Pick<PaymentExchange, 'kind' | 'until'>): Pick<PaymentRow, 'exchangeKind' | 'exchangeUntil'> {
   return { exchangeKind: exchange.kind, exchangeUntil: exchange.until };
-}
-
-// A pending refund's /refund: the refund with its marker taken, or null (settled, or its /refund is in flight).
-export async function holdRefundExchange(db: DbOrTx, refundId: number, until: Date, now: Date): Promise<RefundRow | null> {
-  const [row] = await db
-    .update(refunds)
-    .set({ exchangeUntil: until })
-    .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending'), freeAt(refunds.exchangeUntil, now)))
-    .returning();
-  return row ?? null;
 }
 
 export async function releaseRefundExchange(db: DbOrTx, refundId: number, until: Date): Promise<void> {

@@ -48,10 +48,15 @@ export async function lockPaymentToRefund(tx: Tx, paymentId: number): Promise<Pa
   };
 }
 
-// The refund's writes in one statement, inside the transaction that locked its payment: the pending refund, its
-// amount counted in the payment's refunded_minor (whose CHECK against captured_minor is the last line of defence),
-// and its first check queued.
-export async function insertReservedRefund(tx: Tx, refund: NewRefund, firstCheckAt: Date): Promise<RefundRow> {
+export interface ReservedRefundTimes {
+  firstCheckAt: Date; // its first check
+  exchangeUntil: Date; // the marker of its /refund, sent right after the commit
+}
+
+// The refund's writes in one statement, inside the transaction that locked its payment: the pending refund holding
+// its /refund's exchange marker, its amount counted in the payment's refunded_minor (whose CHECK against
+// captured_minor is the last line of defence), and its first check queued.
+export async function insertReservedRefund(tx: Tx, refund: NewRefund, times: ReservedRefundTimes): Promise<RefundRow> {
   const { payment, terms } = refund;
   const inserted = tx
     .insert(refunds)
@@ -65,13 +70,14 @@ export async function insertReservedRefund(tx: Tx, refund: NewRefund, firstCheck
       commissionPercentBp: terms.percentBp,
       commissionFixedMinor: terms.fixedMinor,
       status: 'pending',
+      exchangeUntil: times.exchangeUntil,
     })
     .returning();
   const created = tx.$with('created', getTableColumns(refunds)).as(inserted.getSQL());
   const counted = tx.$with('counted', {}).as(sql`update ${payments} set refunded_minor = refunded_minor + ${refund.amountMinor}, updated_at = now()
     where id = ${payment.id}`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
-    select 'refund_check', created.payment_id, created.id, ${firstCheckAt.toISOString()}::timestamptz from created`);
+    select 'refund_check', created.payment_id, created.id, ${times.firstCheckAt.toISOString()}::timestamptz from created`);
   const [row] = await tx.with(created, counted, checked).select().from(created);
   if (!row) throw new Error('refund insert returned no row');
   return row;
