@@ -63,11 +63,16 @@ const RECORD_COLUMNS = {
 
 // A payment's notifications go out in event order: one waits while an earlier one of its payment has not had its
 // first attempt (its retries do not hold it back). Rows queued before sequences were kept take no part.
-const notBehindAnEarlierEvent = sql`not exists (select 1 from ${outbox} earlier
+// Written as a correlated scalar subquery (the lowest open unattempted sequence of the row's payment, through
+// outbox_notification_sequence_idx), not NOT EXISTS: on an outbox without statistics yet (a new database, or one
+// autovacuum has not reached) the planner turned NOT EXISTS into an anti-join that rescanned every open notification
+// for each candidate, so a claim cost the square of the backlog (2.5 s at 3,000 open rows) and delivery fell behind.
+const notBehindAnEarlierEvent = sql`(${outbox.eventSequence} is null or coalesce((select min(earlier.event_sequence) from ${outbox} earlier
   where earlier.payment_id = ${outbox.paymentId} and earlier.topic = 'notification' and earlier.done_at is null
-    and earlier.first_attempted_at is null and earlier.event_sequence < ${outbox.eventSequence})`;
+    and earlier.first_attempted_at is null), ${outbox.eventSequence}) >= ${outbox.eventSequence})`;
 
-function prepareClaim(db: Db) {
+// The claim as a query (its placeholders: now, leaseUntil, batchSizeMax), exported for the test that reads its plan.
+export function notificationClaimQuery(db: Db) {
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   const due = db
     .select({ id: outbox.id })
@@ -109,9 +114,10 @@ function prepareClaim(db: Db) {
     .innerJoin(payments, eq(payments.id, claimed.paymentId))
     .leftJoin(refunds, eq(refunds.id, claimed.refundId))
     .leftJoin(disputes, eq(disputes.id, claimed.disputeId))
-    .leftJoin(merchantKeys, and(eq(merchantKeys.merchantId, payments.merchantId), eq(merchantKeys.environment, payments.environment)))
-    .prepare('payrail_claim_notifications');
+    .leftJoin(merchantKeys, and(eq(merchantKeys.merchantId, payments.merchantId), eq(merchantKeys.environment, payments.environment)));
 }
+
+const prepareClaim = (db: Db) => notificationClaimQuery(db).prepare('payrail_claim_notifications');
 
 // Every attempt of a batch with the outcome of its outbox row, in one statement: an attempt is never recorded
 // without its row done or due again, and a batch of deliveries costs one round trip, not one each.
