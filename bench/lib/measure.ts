@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { generateMerchantKey } from '../../src/platform/lib/merchant-key.ts';
 import { BASELINE_MERCHANT_KEY_FILE, type PayrailLayer } from './baseline-app.ts';
 import { newBenchDatabase } from './bench-databases.ts';
 import type { CleanupStack } from './cleanup.ts';
@@ -89,6 +90,20 @@ async function createPayrailMerchant(server: ServerProcess, adminKey: string): P
   return sandboxKey;
 }
 
+const SCRIPT_OF_SERVER: Readonly<Record<ServerName, string[]>> = {
+  payrail: ['src/main.ts', 'start'],
+  baseline: ['bench/baseline-server.ts'],
+  'h2h-baseline': ['bench/h2h-baseline-server.ts'],
+};
+
+// The key the load sends. The H2H baseline looks up no key: it gets a fresh sandbox key, so that its requests carry
+// the same bytes as Payrail's.
+async function merchantKeyOf(server: ServerName, running: ServerProcess, adminKey: string, dataDir: string): Promise<string> {
+  if (server === 'payrail') return createPayrailMerchant(running, adminKey);
+  if (server === 'baseline') return readFileSync(join(dataDir, BASELINE_MERCHANT_KEY_FILE), 'utf8');
+  return generateMerchantKey('sandbox');
+}
+
 // A fresh data folder, a fresh database (PostgreSQL) and the server process; each registered for cleanup.
 async function launch(target: Target, settings: Settings, cleanup: CleanupStack): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), `payrail-bench-${target.engine}-${target.server}-`));
@@ -97,7 +112,7 @@ async function launch(target: Target, settings: Settings, cleanup: CleanupStack)
   const dropDatabase = database ? cleanup.defer(`drop database ${database.name}`, database.drop) : async () => {};
   await database?.create();
   const adminKey = `adm_bench_${randomBytes(24).toString('hex')}`;
-  const script = target.server === 'payrail' ? ['src/main.ts', 'start'] : ['bench/baseline-server.ts'];
+  const script = SCRIPT_OF_SERVER[target.server];
   const profileName = `${target.engine}-${target.label.replace(/[^A-Za-z0-9.-]+/g, '_')}.cpuprofile`;
   const profiling = settings.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.cpuProfileDir, `--cpu-prof-name=${profileName}`] : [];
   const port = await freePort();
@@ -131,8 +146,7 @@ async function launch(target: Target, settings: Settings, cleanup: CleanupStack)
     },
     cleanup,
   );
-  const merchantKey =
-    target.server === 'payrail' ? await createPayrailMerchant(running, adminKey) : readFileSync(join(dataDir, BASELINE_MERCHANT_KEY_FILE), 'utf8');
+  const merchantKey = await merchantKeyOf(target.server, running, adminKey, dataDir);
   return {
     running,
     merchantKey,
