@@ -32,6 +32,9 @@ export const TARGET_RATIO_MIN = 0.8; // the issue's target on PostgreSQL: framew
 // payments notified during the run (issue 24, replacing issue 7's 0.25 against the one-INSERT baseline); CPU per
 // approved payment (issue 7).
 export const H2H_TARGETS = { ratioMin: 0.6, notifiedShareMin: 0.95, serverCpuUsMax: 2500, postgresCpuUsMax: 1500 } as const;
+// Issue 24's refund and payout targets, against payrail-h2h of the same run and engine: throughput at least half of
+// it, and CPU (server + PostgreSQL) per refund or payout at most 1.5 times its per payment.
+export const MONEY_TARGETS = { throughputShareMin: 0.5, cpuShareMax: 1.5 } as const;
 const SECTION_START = '<!-- bench:payments-create:start -->';
 const SECTION_END = '<!-- bench:payments-create:end -->';
 const HEADER = [
@@ -129,9 +132,31 @@ function verdict(measurements: readonly Measurement[]): string {
         ? ['PostgreSQL create ratio: not measured']
         : [`PostgreSQL create ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO_MIN}: ${ratio >= TARGET_RATIO_MIN ? 'met' : 'NOT met'})`]),
     ...(h2h === undefined ? [] : [h2hVerdict(measurements, h2h)]),
+    ...(h2h === undefined ? [] : moneyVerdicts(measurements, h2h)),
     `Payrail failed answers (non-2xx, none, not approved): ${failures}${failures === 0 ? '' : ' (target: none)'}`,
   ];
   return `${parts.join('; ')}.`;
+}
+
+// Refunds and payouts against Host-to-Host payments of the same run (MONEY_TARGETS).
+function moneyVerdicts(measurements: readonly Measurement[], h2h: Measurement): string[] {
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const cpuOf = (measurement: Measurement) =>
+    measurement.serverCpuUsPerRequest === null || measurement.postgresCpuUsPerRequest === null
+      ? null
+      : measurement.serverCpuUsPerRequest + measurement.postgresCpuUsPerRequest;
+  const h2hCpu = cpuOf(h2h);
+  return measurements
+    .filter((measurement) => measurement.engine === 'postgres' && (measurement.row === 'payrail-refund' || measurement.row === 'payrail-payout'))
+    .map((measurement) => {
+      const share = h2h.figures.requestsPerSecond === 0 ? 0 : measurement.figures.requestsPerSecond / h2h.figures.requestsPerSecond;
+      const cpu = cpuOf(measurement);
+      const cpuText =
+        cpu === null || h2hCpu === null || h2hCpu <= 0
+          ? 'CPU not measured'
+          : `CPU ${(cpu / h2hCpu).toFixed(2)}× an H2H payment's (target ≤ ${MONEY_TARGETS.cpuShareMax}: ${met(cpu / h2hCpu <= MONEY_TARGETS.cpuShareMax)})`;
+      return `${measurement.row} ${share.toFixed(2)}× payrail-h2h's throughput (target ≥ ${MONEY_TARGETS.throughputShareMin}: ${met(share >= MONEY_TARGETS.throughputShareMin)}), ${cpuText}`;
+    });
 }
 
 function h2hVerdict(measurements: readonly Measurement[], row: Measurement): string {
