@@ -15,6 +15,7 @@ import { registerErrorHandling } from '../../src/platform/lib/error-handler.ts';
 import { ApiError } from '../../src/platform/lib/errors.ts';
 import { loggerOptions } from '../../src/platform/lib/logger.ts';
 import { registerMerchantAuth } from '../../src/payments/routes/merchant-api/auth.ts';
+import { MerchantKeyCache } from '../../src/payments/routes/merchant-api/key-cache.ts';
 import { registerIdempotency } from '../../src/payments/routes/merchant-api/idempotency.ts';
 import type { CreatePaymentRequest } from '../../src/payments/domain/payment-request.ts';
 import { normalizeBodyA } from '../../src/payments/routes/merchant-api/payments/normalize-create.ts';
@@ -119,7 +120,11 @@ export async function buildBaselineApp(options: BaselineOptions): Promise<Fastif
   const insert = paymentInsert(database, layers, config.paymentExpiryMinutes);
   await app.register(async (scope) => {
     if (layers.has('prepared-auth')) registerPreparedMerchantAuth(scope, database);
-    else if (layers.has('auth')) registerMerchantAuth(scope);
+    else if (layers.has('auth')) {
+      // The key-owner cache Payrail's app decorates itself with (src/app.ts); without it every request failed.
+      if (!app.hasDecorator('merchantKeyCache')) app.decorate('merchantKeyCache', new MerchantKeyCache());
+      registerMerchantAuth(scope);
+    }
     if (layers.has('idempotency')) registerIdempotency(scope);
     scope.post('/api/v1/payments', routeOptions(layers, currencies), async (request) => {
       const paymentRequest = layers.has('validator') ? (request.body as CreatePaymentRequest) : normalizeBodyA(request.body as CreatePaymentBodyAInput);

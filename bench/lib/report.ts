@@ -34,7 +34,7 @@ export const TARGET_RATIO_MIN = 0.8; // the issue's target on PostgreSQL: framew
 export const H2H_TARGETS = { ratioMin: 0.6, notifiedShareMin: 0.95, serverCpuUsMax: 2500, postgresCpuUsMax: 1500 } as const;
 // Issue 24's refund and payout targets, against payrail-h2h of the same run and engine: throughput at least half of
 // it, and CPU (server + PostgreSQL) per refund or payout at most 1.5 times its per payment.
-export const MONEY_TARGETS = { throughputShareMin: 0.5, cpuShareMax: 1.5 } as const;
+const MONEY_TARGETS = { throughputShareMin: 0.5, cpuShareMax: 1.5 } as const;
 const SECTION_START = '<!-- bench:payments-create:start -->';
 const SECTION_END = '<!-- bench:payments-create:end -->';
 const HEADER = [
