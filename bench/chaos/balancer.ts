@@ -9,16 +9,18 @@ const CONNECT_TIMEOUT_MS = 2_000;
 interface Backend {
   port: number;
   up: boolean;
+  connected: number; // connections it took
 }
 
 export interface Balancer {
   port: number;
   connections(): number;
+  connectionsPerBackend(): Record<string, number>; // by port
   close(): Promise<void>;
 }
 
 export async function startBalancer(backendPorts: number[], port = 0): Promise<Balancer> {
-  const backends: Backend[] = backendPorts.map((backendPort) => ({ port: backendPort, up: true }));
+  const backends: Backend[] = backendPorts.map((backendPort) => ({ port: backendPort, up: true, connected: 0 }));
   const sockets = new Set<Socket>();
   let next = 0;
   let accepted = 0;
@@ -49,6 +51,7 @@ export async function startBalancer(backendPorts: number[], port = 0): Promise<B
     });
     upstream.once('connect', () => {
       connected = true;
+      backend.connected += 1;
       upstream.setTimeout(0);
       client.pipe(upstream);
       upstream.pipe(client);
@@ -96,6 +99,7 @@ export async function startBalancer(backendPorts: number[], port = 0): Promise<B
   return {
     port: typeof address === 'object' && address !== null ? address.port : port,
     connections: () => accepted,
+    connectionsPerBackend: () => Object.fromEntries(backends.map((backend) => [String(backend.port), backend.connected])),
     close: async () => {
       clearInterval(probe);
       for (const socket of sockets) socket.destroy();
