@@ -1,23 +1,17 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_COMMISSION } from '../../../src/ledger/domain/commission.ts';
 import { chargeOf, payoutReleased, payoutSent } from '../../../src/ledger/domain/ledger-postings.ts';
 import { postLedger, readWallets } from '../../../src/ledger/store/ledger-repo.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { payments } from '../../../src/payments/store/schema.ts';
-import { openDatabase, type Database } from '../../../src/platform/database.ts';
-import { maintenance, testDatabaseUrl, testEngines } from '../../support/databases.ts';
+import type { Database } from '../../../src/platform/database.ts';
+import { testEngines } from '../../support/databases.ts';
+import { openDatabaseMigratedBefore, type DatabaseBefore } from '../../support/migrated-before.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
-const migrationsFolder = fileURLToPath(new URL('../../../src/platform/migrations', import.meta.url));
 const HOLD_SHARDS_MIGRATION_INDEX = 17;
 const SCOPE = { merchantId: 1, environment: 'sandbox' } as const;
 
@@ -25,31 +19,13 @@ const SCOPE = { merchantId: 1, environment: 'sandbox' } as const;
 // is held for, rebuilt from its entries, and releasing or sending it afterwards takes it from that row.
 describe.each(engines)('migration 0017 (hold shards) on a ledger written before it, on %s', (engine) => {
   let database: Database;
-  let folderBefore: string;
-  const databaseName = `payrail_test_${randomBytes(6).toString('hex')}`;
+  let before: DatabaseBefore | null = null;
 
   beforeAll(async () => {
-    folderBefore = mkdtempSync(join(tmpdir(), 'payrail-migrations-'));
-    cpSync(migrationsFolder, folderBefore, { recursive: true });
-    const journalPath = join(folderBefore, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number; tag: string }[] };
-    for (const entry of journal.entries.filter((entry) => entry.idx >= HOLD_SHARDS_MIGRATION_INDEX)) rmSync(join(folderBefore, `${entry.tag}.sql`));
-    journal.entries = journal.entries.filter((entry) => entry.idx < HOLD_SHARDS_MIGRATION_INDEX);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    if (engine === 'pglite') {
-      database = await openDatabase({ engine: 'pglite', dataDir: null });
-      await migratePglite(database.db as never, { migrationsFolder: folderBefore });
-    } else {
-      await maintenance(`create database ${databaseName}`);
-      database = await openDatabase({ engine: 'postgres', url: testDatabaseUrl(databaseName), poolMax: 2 });
-      await migratePostgres(database.db as never, { migrationsFolder: folderBefore });
-    }
+    before = await openDatabaseMigratedBefore(engine, HOLD_SHARDS_MIGRATION_INDEX);
+    database = before.database;
   });
-  afterAll(async () => {
-    await database?.close();
-    if (engine === 'postgres') await maintenance(`drop database if exists ${databaseName} with (force)`);
-    rmSync(folderBefore, { recursive: true, force: true });
-  });
+  afterAll(async () => before?.close());
 
   const insertPayment = async (operationType: 'pay' | 'payout', amountMinor: number) => {
     const [row] = await database.db

@@ -1,21 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../src/platform/database.ts';
+import type { Database } from '../../../src/platform/database.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
 import { readWallets } from '../../../src/ledger/store/ledger-repo.ts';
-import { maintenance, testDatabaseUrl, testEngines } from '../../support/databases.ts';
+import { testEngines } from '../../support/databases.ts';
+import { openDatabaseMigratedBefore, type DatabaseBefore } from '../../support/migrated-before.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
-
-const migrationsFolder = fileURLToPath(new URL('../../../src/platform/migrations', import.meta.url));
 
 // Migration 0005 on a database that already holds a ledger written the way 0003/0004 wrote it (a balance row for
 // every account): available and hold keep their money (as shard 0), the other balance rows go, and every
@@ -24,32 +16,13 @@ const SHARDS_MIGRATION_INDEX = 5;
 
 describe.each(engines)('migration 0005 (ledger shards) on a ledger written before it, on %s', (engine) => {
   let database: Database;
-  let folderBefore: string;
-  const databaseName = `payrail_test_${randomBytes(6).toString('hex')}`;
+  let before: DatabaseBefore | null = null;
 
   beforeAll(async () => {
-    folderBefore = mkdtempSync(join(tmpdir(), 'payrail-migrations-'));
-    cpSync(migrationsFolder, folderBefore, { recursive: true });
-    // The migrations as they stood before 0005: 0005 and every later one left out.
-    const journalPath = join(folderBefore, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number; tag: string }[] };
-    for (const entry of journal.entries.filter((entry) => entry.idx >= SHARDS_MIGRATION_INDEX)) rmSync(join(folderBefore, `${entry.tag}.sql`));
-    journal.entries = journal.entries.filter((entry) => entry.idx < SHARDS_MIGRATION_INDEX);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    if (engine === 'pglite') {
-      database = await openDatabase({ engine: 'pglite', dataDir: null });
-      await migratePglite(database.db as never, { migrationsFolder: folderBefore });
-    } else {
-      await maintenance(`create database ${databaseName}`);
-      database = await openDatabase({ engine: 'postgres', url: testDatabaseUrl(databaseName), poolMax: 2 });
-      await migratePostgres(database.db as never, { migrationsFolder: folderBefore });
-    }
+    before = await openDatabaseMigratedBefore(engine, SHARDS_MIGRATION_INDEX);
+    database = before.database;
   });
-  afterAll(async () => {
-    await database?.close();
-    if (engine === 'postgres') await maintenance(`drop database if exists ${databaseName} with (force)`);
-    rmSync(folderBefore, { recursive: true, force: true });
-  });
+  afterAll(async () => before?.close());
 
   it('keeps available and hold, drops the derived accounts, and leaves the ledger clean', async () => {
     const { db } = database;
