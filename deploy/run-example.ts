@@ -73,6 +73,7 @@ async function main(): Promise<number> {
     PAYRAIL_LOG_LEVEL: 'warn',
     PAYRAIL_WORKER_POLL_MS: '200',
     PAYRAIL_RUN_DIR: runDir,
+    PAYRAIL_DISPUTE_DOCUMENTS_DIR: join(runDir, 'dispute-documents'), // shared by both api processes
     API1_PORT: String(api1),
     API2_PORT: String(api2),
     WORKER_PORT: String(worker),
