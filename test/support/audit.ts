@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/platform/database.ts';
+import { listAuditEvents } from '../../src/back-office/store/audit-repo.ts';
 
-// A `type`, not an interface: db.execute<Row> wants a row type an index signature accepts.
 export type AuditRow = {
   actor: string;
   action: string;
@@ -11,12 +10,30 @@ export type AuditRow = {
   after: Record<string, unknown> | null;
 };
 
-// The audit log's rows about a subject (of one action, when given), oldest first.
+const AUDIT_ROWS_MAX = 10_000;
+
+// The audit log's rows about a subject (of one action, when given), oldest first, read as the API reads them (audit
+// events and payments' status moves together).
 export async function auditRowsOf(database: Database, filter: { subjectType: string; subjectId?: string | number; action?: string }): Promise<AuditRow[]> {
-  const subjectId = filter.subjectId === undefined ? sql`` : sql` and subject_id = ${String(filter.subjectId)}`;
-  const action = filter.action === undefined ? sql`` : sql` and action = ${filter.action}`;
-  const result = await database.db.execute<AuditRow>(
-    sql`select actor, action, subject_type, subject_id, before, after from audit_events where subject_type = ${filter.subjectType}${subjectId}${action} order by id`,
+  const rows = await listAuditEvents(
+    database.db,
+    {
+      subjectType: filter.subjectType,
+      subjectId: filter.subjectId === undefined ? null : String(filter.subjectId),
+      actor: null,
+      action: filter.action ?? null,
+      from: null,
+      to: null,
+      beforeId: null,
+    },
+    AUDIT_ROWS_MAX,
   );
-  return result.rows;
+  return rows.reverse().map((row) => ({
+    actor: row.actor,
+    action: row.action,
+    subject_type: row.subjectType,
+    subject_id: row.subjectId,
+    before: row.before ?? null,
+    after: row.after ?? null,
+  }));
 }

@@ -106,7 +106,7 @@ describe.each(engines)('operator console payments on %s', (engine) => {
     expect(refused.body).toContain('role="alert"');
   });
 
-  it('checks a status now through the status checker’s lookup: a move is audited once, by the trigger, under the operator', async () => {
+  it('checks a status now through the status checker’s lookup: a move is audited once, under the operator', async () => {
     const pending = await payment(shop, 'pending');
     adapter.respond('status', reply.json(adapterAnswer.approved(`gw-${pending.orderNumber}`)));
     const checked = await support.post(`/ops/payments/${pending.token}/check`, {}, `/ops/payments/${pending.token}`);

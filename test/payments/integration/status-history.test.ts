@@ -6,6 +6,7 @@ import { gatewaySettings, signedCallback } from '../../support/callback-merchant
 import { testEngines } from '../../support/databases.ts';
 import { adapterAnswer, reply, startFakeAdapter, type FakeAdapter } from '../../support/fake-adapter.ts';
 import { startHarness, type Harness, type TestMerchant } from '../../support/harness.ts';
+import { auditRowsOf } from '../../support/audit.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
@@ -248,16 +249,15 @@ describe.each(engines)('the recorded status history of payments, on %s', (engine
     }
   });
 
-  // The audit log (audit_events) holds the same moves, each once, with who made it: the merchant key of the request
-  // (its answer from the adapter included), the worker that ran, the admin key, or the engine named by the cause.
-  it('mirrors every move into the audit log once, with its actor', async () => {
-    const rows = await queryRows<{ token: string; key_prefix: string; before: string | null; after: string; cause: string; actor: string }>(
+  // The audit log holds the same moves, each once, with who made it: the merchant key of the request (its answer from
+  // the adapter included), the worker that ran, the admin key, or the engine named by the cause. It reads them from
+  // payment_status_changes itself (migration 0018), so this reads the log as its API does.
+  it('shows every move in the audit log once, with its actor', async () => {
+    const payments = await queryRows<{ id: number; token: string; operation_type: string; key_prefix: string }>(
       harness.database,
-      sql`select p.token, left(k.key_prefix, 15) as key_prefix, a.before ->> 'status' as before, a.after ->> 'status' as after,
-            a.after ->> 'cause' as cause, a.actor
-          from audit_events a join payments p on a.subject_type in ('payment', 'payout') and a.subject_id = p.id::text
-          join merchant_keys k on k.merchant_id = p.merchant_id and k.environment = p.environment
-          where p.merchant_id in (${plain.id}, ${checked.id}) order by a.id`,
+      sql`select p.id, p.token, p.operation_type, left(k.key_prefix, 15) as key_prefix
+          from payments p join merchant_keys k on k.merchant_id = p.merchant_id and k.environment = p.environment
+          where p.merchant_id in (${plain.id}, ${checked.id}) order by p.id`,
     );
     const actorOf: Record<string, (keyPrefix: string) => string[]> = {
       api: (prefix) => [`key:${prefix}`],
@@ -268,16 +268,38 @@ describe.each(engines)('the recorded status history of payments, on %s', (engine
       expiry: () => ['system:expiry'],
       operator: () => ['admin-key'],
     };
-    const tokens = new Set(rows.map((row) => row.token));
-    expect(tokens.size).toBeGreaterThanOrEqual(10);
-    for (const token of tokens) {
-      const audited = rows.filter((row) => row.token === token);
+    expect(payments.length).toBeGreaterThanOrEqual(10);
+    for (const payment of payments) {
+      const kind = payment.operation_type === 'payout' ? 'payout' : 'payment';
+      const audited = await auditRowsOf(harness.database, { subjectType: kind, subjectId: payment.id });
+      const moves = audited.filter((row) => row.after?.['status'] !== undefined && row.after['cause'] !== undefined);
       expect(
-        audited.map((row) => [row.before, row.after, row.cause]),
-        token,
-      ).toEqual(await movesOf(token));
-      for (const row of audited) expect(actorOf[row.cause]?.(row.key_prefix.replace('…', '')), `${token} ${row.cause}`).toContain(row.actor);
+        moves.map((row) => [row.before?.['status'] ?? null, row.after?.['status'], row.after?.['cause']]),
+        payment.token,
+      ).toEqual(await movesOf(payment.token));
+      for (const row of moves) {
+        const cause = String(row.after?.['cause']);
+        expect(actorOf[cause]?.(payment.key_prefix.replace('…', '')), `${payment.token} ${cause}`).toContain(row.actor);
+      }
     }
+  });
+
+  it('refuses to change or delete a recorded move, as the audit log refuses', async () => {
+    const refusal = (work: Promise<unknown>) =>
+      work.then(
+        () => 'done',
+        (error: unknown) => String((error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message),
+      );
+    const token = await cardPayment(plain, 'append-only-history');
+    const recorded = await movesOf(token);
+    const byToken = sql`payment_id = (select id from payments where token = ${token})`;
+    expect(await refusal(harness.database.db.execute(sql`update payment_status_changes set cause = 'operator' where ${byToken}`))).toContain(
+      'payment_status_changes is append-only: UPDATE refused',
+    );
+    expect(await refusal(harness.database.db.execute(sql`delete from payment_status_changes where ${byToken}`))).toContain(
+      'payment_status_changes is append-only: DELETE refused',
+    );
+    expect(await movesOf(token)).toEqual(recorded);
   });
 
   it('shows the recorded history on the timeline, and infers the history of a payment from before the record', async () => {
@@ -289,8 +311,31 @@ describe.each(engines)('the recorded status history of payments, on %s', (engine
       ['pending', 'api', false],
       ['approved', 'adapter', false],
     ]);
-    await harness.database.db.execute(sql`delete from payment_status_changes c using payments p where p.id = c.payment_id and p.token = ${token}`);
-    const inferred = await paymentTimeline(harness.database.db, scope, token);
+    // A payment from before the record (migration 0014): the same row and adapter log under another id and token,
+    // with no history rows.
+    const older = `${token.slice(0, -4)}0014`;
+    await harness.database.db.execute(
+      sql`insert into payments overriding system value
+          select (jsonb_populate_record(p, jsonb_build_object('id', (select max(id) + 1000 from payments), 'token', ${older}::text,
+            'issued_recurring_token', null, 'issued_wallet_token', null))).*
+          from payments p where token = ${token}`,
+    );
+    for (const table of ['payment_logs', 'outbox']) {
+      const [written] = await queryRows<{ columns: string }>(
+        harness.database,
+        sql`select string_agg(quote_ident(column_name), ', ' order by ordinal_position) as columns from information_schema.columns
+            where table_schema = 'public' and table_name = ${table} and is_generated = 'NEVER'`,
+      );
+      const columns = sql.raw(written!.columns);
+      await harness.database.db.execute(
+        sql`insert into ${sql.identifier(table)} (${columns}) overriding system value
+            select ${columns} from jsonb_populate_recordset(null::${sql.identifier(table)}, (
+              select jsonb_agg(to_jsonb(r) || jsonb_build_object('id', (select max(id) from ${sql.identifier(table)}) + r.id,
+                'payment_id', (select id from payments where token = ${older})))
+              from ${sql.identifier(table)} r where r.payment_id = (select id from payments where token = ${token})))`,
+      );
+    }
+    const inferred = await paymentTimeline(harness.database.db, scope, older);
     expect(inferred.statusChanges.length).toBeGreaterThan(0);
     expect(inferred.statusChanges.every((change) => change.inferred)).toBe(true);
     expect(inferred.statusChanges.at(-1)).toMatchObject({ status: 'approved', cause: 'gateway_answer' });
