@@ -4,6 +4,7 @@ import { sandboxRefunds } from './store-schema.ts';
 import { behaviourOf, newGatewayToken, type AdapterAnswerBody, type SandboxRuntime } from './runtime.ts';
 import type { RefundBodyInput, StatusBodyInput } from './schemas.ts';
 import { findByPaymentToken, recordRefund, type SandboxTransaction } from './transactions-repo.ts';
+import { recordApprovedRefund } from './refund-record-repo.ts';
 
 const REFUND_COUNT_MAX = 100;
 const UNKNOWN_TRANSACTION = 'unknown transaction';
@@ -70,7 +71,10 @@ export async function refundFlow(runtime: SandboxRuntime, body: RefundBodyInput)
   }
 }
 
-type RefundRecord = typeof sandboxRefunds.$inferSelect;
+type RefundRecord = Pick<
+  typeof sandboxRefunds.$inferSelect,
+  'paymentToken' | 'gatewayToken' | 'requestedMinor' | 'amountMinor' | 'currency' | 'status' | 'declineReason'
+>;
 
 class RefundTokenRecorded extends Error {
   constructor() {
@@ -84,15 +88,24 @@ async function findRefundRecord(db: Db, refundToken: string): Promise<RefundReco
   return record ?? null;
 }
 
-// A refund with its refund.token: the refund and its record are written in one transaction, so a repeat of the
-// token (Payrail re-sending a refund whose answer it lost) or a concurrent twin is answered from the record.
+// A refund with its refund.token: the refund and its record are written together (one statement when it is approved,
+// else one transaction), so a repeat of the token (Payrail re-sending a refund whose answer it lost) or a concurrent
+// twin is answered from the record.
 async function idempotentRefund(db: Db, paymentToken: string, refundToken: string, requestedMinor: number | undefined): Promise<AdapterAnswerBody> {
+  const gatewayToken = newGatewayToken('sbx_rf');
+  const atOnce = await recordApprovedRefund(db, {
+    paymentToken,
+    refundToken,
+    gatewayToken,
+    requestedMinor: requestedMinor ?? null,
+    refundCountMax: REFUND_COUNT_MAX,
+  });
+  if (typeof atOnce === 'object') return answerOfRecord({ ...atOnce, status: 'approved', declineReason: null }, paymentToken, requestedMinor);
   const recorded = await findRefundRecord(db, refundToken);
   if (recorded) return answerOfRecord(recorded, paymentToken, requestedMinor);
   try {
     return await db.transaction(async (tx) => {
       const transaction = await findByPaymentToken(tx, paymentToken);
-      const gatewayToken = newGatewayToken('sbx_rf');
       // Nothing to record against: the same request is declined the same way again.
       if (transaction === null) {
         return { result: true, status: 'declined', gateway_token: gatewayToken, details: refundRefusal(null, requestedMinor) ?? UNKNOWN_TRANSACTION };
