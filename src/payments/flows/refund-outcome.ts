@@ -13,15 +13,14 @@ import type { Tx } from '../../platform/database.ts';
 import { changeLockedPayment } from './payment-status-change.ts';
 import {
   changeRefundedMinor,
-  closeRefundChecks,
   countRefundsOfPayment,
-  finishRefund,
   lockRefund,
   setRefundGatewayToken,
   type FinalRefundStatus,
   type RefundRow,
 } from '../store/refunds-repo.ts';
 import { recordFailedLookup } from './failed-lookup.ts';
+import { finishRefundWithLogs } from '../store/refund-settle-repo.ts';
 
 // The payment is refunded once its last captured unit is: no ledger posting of its own (postingForTransition gives
 // none for approved → refunded), each refund posted what it moved.
@@ -47,14 +46,15 @@ export async function applyRefundOutcome(
     const payment = await lockPayment(tx, refund.paymentId);
     const current = await lockRefund(tx, refund.id);
     if (!payment || !current) throw new Error(`refund ${refund.id} of payment ${refund.paymentId} not found`);
-    await insertPaymentLogs(tx, payment.id, paymentLogEntries('refund', logs));
-    if (current.status !== 'pending') return current;
-    if (outcome.status === 'pending') {
-      if (outcome.gatewayToken === null) return current;
-      await setRefundGatewayToken(tx, current.id, outcome.gatewayToken);
-      return { ...current, gatewayToken: outcome.gatewayToken };
+    const entries = paymentLogEntries('refund', logs);
+    if (current.status === 'pending' && outcome.status !== 'pending') {
+      const answer = { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason, cause };
+      return settleRefund(tx, payment, current, outcome.status, answer, entries); // the logs are written with the refund
     }
-    return settleRefund(tx, payment, current, outcome.status, { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason, cause });
+    await insertPaymentLogs(tx, payment.id, entries);
+    if (current.status !== 'pending' || outcome.status !== 'pending' || outcome.gatewayToken === null) return current;
+    await setRefundGatewayToken(tx, current.id, outcome.gatewayToken);
+    return { ...current, gatewayToken: outcome.gatewayToken };
   });
 }
 
@@ -78,16 +78,17 @@ async function settleRefund(
   refund: RefundRow,
   status: FinalRefundStatus,
   answer: { gatewayToken: string | null; declineReason: string | null; cause: StatusCause },
+  logs: readonly { kind: string; entry: unknown }[],
 ): Promise<RefundRow> {
   const declineReason = status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null;
-  const finished = await finishRefund(tx, refund.id, status, { gatewayToken: answer.gatewayToken, declineReason });
+  // the refund final, the exchange's logs, its checks closed and its exchange marker released: one statement
+  const finished = await finishRefundWithLogs(tx, refund.id, status, { gatewayToken: answer.gatewayToken, declineReason }, logs);
   if (!finished) throw new Error(`refund ${refund.id} left pending while its row was locked`);
   const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
   const scope = { merchantId: refund.merchantId, environment: refund.environment };
   const refs = { paymentId: payment.id, refundId: refund.id };
   if (status === 'approved') await markRefundedWhenComplete(tx, payment, answer.cause);
   else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
-  await closeRefundChecks(tx, refund);
   await queueNotificationUnderLock(tx, payment.id, { kind: 'refund', refundId: refund.id }); // locked by applyRefundOutcome
   // last: it locks the merchant's balance rows until the commit
   await postLedger(tx, scope, status === 'approved' ? refundSent(charge) : refundReleased(charge), refs);

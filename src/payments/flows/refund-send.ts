@@ -31,12 +31,15 @@ export async function sendRefund(deps: ProcessingDeps, held: RefundRow, payment:
   const db = deps.context.database.db;
   const until = held.exchangeUntil;
   if (until === null) throw new Error(`refund ${held.id} is sent without its exchange marker`);
+  let applied: RefundRow | null = null;
   try {
     const { answer, ownLog } = await exchangeRefund(deps, held, payment, gateway);
     const outcome = interpretAdapterAnswer(answer);
-    return await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs], 'adapter');
+    applied = await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs], 'adapter');
+    return applied;
   } finally {
-    await releaseRefundExchange(db, held.id, until);
+    // a refund the answer settled released its marker with it
+    if (applied === null || applied.exchangeUntil !== null) await releaseRefundExchange(db, held.id, until);
   }
 }
 

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
-import { outbox, payments, refunds } from './schema.ts';
+import { payments, refunds } from './schema.ts';
 
 // A payment's refunds: each its own row with its own token and status, counted in payments.refunded_minor while
 // it is not declined (the CHECK refunded_minor ≤ captured_minor is the last line of defence against overrefunds).
@@ -63,40 +63,10 @@ export async function listRefundsOfPayment(db: DbOrTx, paymentId: number): Promi
   return db.select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(asc(refunds.id)).limit(REFUNDS_LISTED_MAX);
 }
 
-// pending → approved | declined, once: null when the refund was no longer pending.
-export async function finishRefund(
-  tx: Tx,
-  refundId: number,
-  status: FinalRefundStatus,
-  changes: { gatewayToken: string | null; declineReason: string | null },
-): Promise<RefundRow | null> {
-  const now = new Date();
-  const [row] = await tx
-    .update(refunds)
-    .set({
-      status,
-      declineReason: changes.declineReason,
-      ...(changes.gatewayToken === null ? {} : { gatewayToken: changes.gatewayToken }),
-      finalizedAt: now,
-      updatedAt: now,
-    })
-    .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
-    .returning();
-  return row ?? null;
-}
-
 // A pending answer may name the provider's refund id: kept for later checks.
 export async function setRefundGatewayToken(tx: Tx, refundId: number, gatewayToken: string): Promise<void> {
   await tx
     .update(refunds)
     .set({ gatewayToken, updatedAt: new Date() })
     .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')));
-}
-
-// A final refund needs no more checks.
-export async function closeRefundChecks(tx: Tx, refund: Pick<RefundRow, 'id' | 'paymentId'>): Promise<void> {
-  await tx
-    .update(outbox)
-    .set({ doneAt: new Date(), lockedUntil: null })
-    .where(and(eq(outbox.paymentId, refund.paymentId), eq(outbox.refundId, refund.id), eq(outbox.topic, 'refund_check'), isNull(outbox.doneAt)));
 }
