@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { postLedger } from '../../ledger/index.ts';
 import type { StatusChange } from '../domain/status-change.ts';
 import type { Tx } from '../../platform/database.ts';
@@ -11,8 +10,7 @@ import type { PaymentRow } from './payments-repo.ts';
 import { updatePayment } from './processing-repo.ts';
 import { rescheduleStatusCheck } from './payouts-repo.ts';
 import { seriesColumnsOnTransition } from './recurring-repo.ts';
-import { payments } from './schema.ts';
-import { insertStatusChange } from './status-changes-repo.ts';
+import { moveStatus } from './status-move-statement.ts';
 
 export type PaymentStatusChange = StatusChange<PaymentRow, PaymentChanges>;
 
@@ -31,19 +29,24 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
   if (transition !== null) {
     // A recurring first payment's approval issues the tokens of its series (store/recurring-repo.ts).
     const series = transition.to === 'approved' ? seriesColumnsOnTransition(changes.recurringGatewayToken, now) : {};
-    const [row] = await tx
-      .update(payments)
-      .set({ ...changes, ...series, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, transition.from)))
-      .returning();
-    if (!row) return null;
-    payment = row;
-    await insertStatusChange(tx, { paymentId, fromStatus: transition.from, toStatus: transition.to, cause: change.cause, at: now });
-  } else if (Object.keys(changes).length > 0) {
-    payment = await updatePayment(tx, paymentId, changes);
+    const set = { ...changes, ...series, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now };
+    // the row, its history, its logs and its closed checks: one statement
+    const moved = await moveStatus(tx, {
+      paymentId,
+      transition,
+      cause: change.cause,
+      set,
+      logs: change.logs,
+      closeStatusChecks: change.closeStatusChecks,
+      now,
+    });
+    if (!moved) return null;
+    payment = moved;
+  } else {
+    if (Object.keys(changes).length > 0) payment = await updatePayment(tx, paymentId, changes);
+    await insertPaymentLogs(tx, paymentId, change.logs);
+    if (change.closeStatusChecks) await finishOpenWork(tx, paymentId, 'status_check');
   }
-  await insertPaymentLogs(tx, paymentId, change.logs);
-  if (change.closeStatusChecks) await finishOpenWork(tx, paymentId, 'status_check');
   if (change.statusCheckDueAt !== null) await rescheduleStatusCheck(tx, paymentId, change.statusCheckDueAt);
   if (change.notificationEventId !== null) {
     await insertNotificationEvent(
