@@ -159,6 +159,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}):
     secret: context.sandboxAdapterSecret,
     db: context.database.db,
     callbackPollMs: context.config.workerPollMs,
+    asyncApprovalDelayMs: context.config.sandboxCallbackDelayMs,
     callbackDispatcher: ownCertAgent,
   });
 

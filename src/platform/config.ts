@@ -62,6 +62,7 @@ const ConfigEnv = Type.Object({
   PAYRAIL_SANDBOX_RABBIT_QUEUE: Type.String({ default: 'payrail.sandbox-adapter.requests', pattern: '^(?!amq\\.)[A-Za-z0-9._:-]{1,255}$' }),
   PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 120, default: 15 }),
   PAYRAIL_SANDBOX_FINAL_WAITING_S: Type.Integer({ minimum: 0, maximum: 3600, default: 15 }),
+  PAYRAIL_SANDBOX_CALLBACK_DELAY_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 3000 }),
   PAYRAIL_SANDBOX_STATUS_RATES: Type.String({ default: '1-3:30,4-6:60,7-:300', maxLength: 1000, description: 'checked by parseTimeRatesText' }),
   PAYRAIL_ALLOW_PRIVATE_CALLBACKS: Type.Optional(Type.Boolean()), // default: see allowPrivateCallbacksByDefault
   PAYRAIL_WORKER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
@@ -139,6 +140,7 @@ export interface Config {
   sandboxRabbit: { url: string; user: string; password: string; queue: string }; // url without credentials
   sandboxResponseTimeoutS: number;
   sandboxFinalWaitingS: number;
+  sandboxCallbackDelayMs: number; // how long the sandbox acquirer waits before a callback-only card's callback
   sandboxStatusRates: Record<string, number>;
   allowPrivateCallbacks: boolean;
   workerPollMs: number;
@@ -214,6 +216,7 @@ function toConfig(env: ConfigEnvValues): Config {
     sandboxRabbit: sandboxRabbitOf(env.PAYRAIL_SANDBOX_RABBIT_URL, env.PAYRAIL_SANDBOX_RABBIT_QUEUE),
     sandboxResponseTimeoutS: env.PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S,
     sandboxFinalWaitingS: env.PAYRAIL_SANDBOX_FINAL_WAITING_S,
+    sandboxCallbackDelayMs: env.PAYRAIL_SANDBOX_CALLBACK_DELAY_MS,
     sandboxStatusRates: sandboxStatusRates(env.PAYRAIL_SANDBOX_STATUS_RATES),
     allowPrivateCallbacks: env.PAYRAIL_ALLOW_PRIVATE_CALLBACKS ?? allowPrivateCallbacksByDefault(env),
     workerPollMs: env.PAYRAIL_WORKER_POLL_MS,

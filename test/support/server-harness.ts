@@ -60,6 +60,7 @@ export async function startServerHarness(engine: Engine, environment: Record<str
     PAYRAIL_DEMO_MERCHANT: '0',
     PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: '2',
     PAYRAIL_SANDBOX_FINAL_WAITING_S: '1',
+    PAYRAIL_SANDBOX_CALLBACK_DELAY_MS: '300', // a callback-only payment settles in 0.3 s, not 3: the suite waited on it a minute
     PAYRAIL_SANDBOX_STATUS_RATES: '1-:1',
     PAYRAIL_WORKER_POLL_MS: '250', // an idle pass costs ~12 ms of CPU on PGlite: at 100 ms, idle servers took a tenth of a core each
     PAYRAIL_ALLOW_PRIVATE_CALLBACKS: '1', // receivers listen on 127.0.0.1; a test of the guard turns it off

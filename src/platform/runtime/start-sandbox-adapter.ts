@@ -32,6 +32,7 @@ export async function startSandboxAdapterRole(
       secret,
       db: store.database.db,
       callbackPollMs: config.workerPollMs,
+      asyncApprovalDelayMs: config.sandboxCallbackDelayMs,
       ...(tls ? { https: { cert: tls.cert, key: tls.key }, callbackCa: [tls.cert] } : {}),
       logLevel: config.logLevel,
     });
