@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { LIST_COUNT_EXACT_MAX_ROWS } from '../../src/payments/flows/find-payments.ts';
 import type { Db } from '../../src/platform/database.ts';
-import { paymentListQueries, type MerchantScope, type PaymentListFilter } from '../../src/payments/store/payments-repo.ts';
+import { paymentListQueries, type PaymentListFilter } from '../../src/payments/store/payment-list-repo.ts';
+import type { MerchantScope } from '../../src/payments/store/payments-repo.ts';
 
 export interface ListPlan {
   title: string;

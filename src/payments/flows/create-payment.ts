@@ -22,7 +22,7 @@ export async function createPayment(
   commitKey: KeyCommit | null = null,
 ): Promise<CreatedPaymentRow> {
   const row = { ...newPaymentRow(scope, request, options), status: 'init' as const };
-  return storeUnderKey(db, commitKey, 'payment', (within) => insertPayment(within, row, 'api'));
+  return storeUnderKey(db, commitKey, 'payment', (within, key) => insertPayment(within, row, 'api', key));
 }
 
 // The stored form of a create request, its status aside (Host-to-Host payments are born pending: process-payment.ts).

@@ -2,7 +2,8 @@ import { ApiError } from '../../platform/lib/errors.ts';
 import { decodeListCursor, encodeListCursor } from '../domain/list-cursor.ts';
 import type { PaymentSearch } from '../domain/payment-search.ts';
 import type { Db } from '../../platform/database.ts';
-import { findPaymentByToken, listPayments, type MerchantScope, type PaymentListPage, type PaymentRow } from '../store/payments-repo.ts';
+import { findPaymentByToken, type MerchantScope, type PaymentRow } from '../store/payments-repo.ts';
+import { listPayments, type PaymentListPage } from '../store/payment-list-repo.ts';
 import { findPaymentByTokenUnscoped } from '../store/processing-repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

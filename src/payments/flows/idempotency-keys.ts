@@ -6,6 +6,9 @@ import {
   claimIdempotencyKey,
   commitIdempotencyKey,
   completeIdempotencyKey,
+  findLiveIdempotencyKey,
+  insertCommittedKey,
+  insertCompletedKey,
   releaseIdempotencyKey,
   renewIdempotencyLease,
   type ClaimRef,
@@ -13,24 +16,44 @@ import {
   type IdempotencyScope,
   type KeyedResource,
 } from '../store/idempotency-repo.ts';
+import type { FoldedKey } from '../store/payment-key-cte.ts';
 
-export type { IdempotencyScope, KeyedResource };
+export type { FoldedKey, IdempotencyScope, KeyedResource };
 
 // Commits the request's Idempotency-Key, naming the resource, inside the transaction that stores that resource;
-// throws (rolling the transaction back) when the claim was lost. null: the request carries no key.
-export type KeyCommit = (tx: Tx, resource: KeyedResource) => Promise<void>;
+// throws (rolling the transaction back) when the claim was lost. null: the request carries no key. A deferred claim
+// also offers its key to be written by the statement that stores the resource (`folded`).
+export type KeyCommit = ((tx: Tx, resource: KeyedResource) => Promise<void>) & { folded?: FoldedKey };
 
-// Stores a resource and, with a key, commits the key naming it in the same transaction: no row exists without
-// its key, so a retry after any crash finds the row instead of running the request again.
+const UNIQUE_VIOLATION = '23505';
+const KEY_TAKEN = () => new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken by another request; nothing was done');
+
+// Stores a resource and, with a key, commits the key naming it in the same transaction (or, a deferred claim, the
+// same statement): no row exists without its key, so a retry after any crash finds the row instead of running the
+// request again.
 export async function storeUnderKey<T extends { token: string }>(
   db: Db,
   commitKey: KeyCommit | null,
   kind: KeyedResource['kind'],
-  store: (db: DbOrTx) => Promise<T>,
+  store: (db: DbOrTx, key: FoldedKey | null) => Promise<T>,
 ): Promise<T> {
-  if (commitKey === null) return store(db);
+  if (commitKey === null) return store(db, null);
+  const folded = commitKey.folded;
+  if (folded) {
+    try {
+      const stored = await store(db, folded);
+      folded.stored();
+      return stored;
+    } catch (error) {
+      const code = (error as { code?: unknown; cause?: { code?: unknown; constraint?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
+      if (code === UNIQUE_VIOLATION && String((error as { cause?: { constraint?: unknown } }).cause?.constraint ?? '').startsWith('idempotency_keys')) {
+        throw KEY_TAKEN();
+      }
+      throw error;
+    }
+  }
   return db.transaction(async (tx) => {
-    const stored = await store(tx);
+    const stored = await store(tx, null);
     await commitKey(tx, { kind, token: stored.token });
     return stored;
   });
@@ -72,40 +95,76 @@ export function requestDigest(digestKey: Buffer, method: string, url: string, bo
 // reaches an adapter. From then on the response is stored as the key's outcome whatever its HTTP status, and the
 // claim is never taken over, even if its process dies: a retry then replays the answer built from the named
 // resource. An uncommitted claim is released when the request fails, so the client may retry with the same key.
+//
+// A deferred claim (`claimKey` with `deferred`: the merchant API's create routes) writes nothing until something
+// durable happens: the key, checked absent when the request arrived, is inserted committed by the statement or
+// transaction that stores the resource, and a concurrent request that took it first makes that fail (409) before any
+// adapter call. It saves the claim's INSERT, its commit and the UPDATE that committed it.
 export class IdempotencyClaim {
   readonly #db: Db;
   readonly #ref: ClaimRef;
   readonly #timing: LeaseTiming;
   readonly #onLeaseTrouble: (problem: unknown) => void;
+  readonly #deferredDigest: string | null; // a deferred claim's request digest; null: the row was claimed at once
+  #written: boolean; // a row of this claim may exist (a deferred claim: once it tried to write its key)
   #committed = false;
   #heartbeat: NodeJS.Timeout | null = null;
   #renewing = false;
 
-  constructor(db: Db, ref: ClaimRef, timing: LeaseTiming, onLeaseTrouble: (problem: unknown) => void) {
+  constructor(db: Db, ref: ClaimRef, timing: LeaseTiming, onLeaseTrouble: (problem: unknown) => void, deferredDigest: string | null = null) {
     this.#db = db;
     this.#ref = ref;
     this.#timing = timing;
     this.#onLeaseTrouble = onLeaseTrouble;
-    this.#heartbeat = setInterval(() => void this.#renew(), timing.heartbeatMs);
-    this.#heartbeat.unref();
+    this.#deferredDigest = deferredDigest;
+    this.#written = deferredDigest === null;
+    if (deferredDigest === null) this.#beat();
   }
 
   // within: the transaction that stores the resource; a claim lost by then (its lease lapsed, e.g. a long
   // database outage, and another request took it) rolls it back, so the request stops before any adapter call.
   async commit(resource: KeyedResource | null = null, within?: Tx): Promise<void> {
     if (this.#committed) return;
-    if (!(await commitIdempotencyKey(within ?? this.#db, this.#ref, resource))) {
+    const digest = this.#deferredDigest;
+    if (digest !== null && !this.#written) {
+      this.#written = true;
+      if (!(await insertCommittedKey(within ?? this.#db, this.#ref, digest, this.#timing.leaseMs, resource))) throw KEY_TAKEN();
+      this.#beat();
+    } else if (!(await commitIdempotencyKey(within ?? this.#db, this.#ref, resource))) {
       throw new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken over by another request; nothing was done');
     }
     if (!within) this.#committed = true; // within a transaction, the database knows once it commits
   }
 
+  // A deferred claim not yet written offers its key to the statement that stores the resource (storeUnderKey).
+  folded(): FoldedKey | undefined {
+    const digest = this.#deferredDigest;
+    if (digest === null || this.#written) return undefined;
+    return {
+      idempotencyKey: this.#ref.scope.idempotencyKey,
+      requestDigest: digest,
+      claimId: this.#ref.claimId,
+      leaseMs: this.#timing.leaseMs,
+      stored: () => {
+        this.#written = true;
+        this.#committed = true;
+        this.#beat();
+      },
+    };
+  }
+
   // Stores the response when the key is committed (something durable happened) or the request succeeded, else
   // releases the key. A committed claim whose response cannot be stored (body null) stays held: retries replay
-  // the answer built from its resource.
+  // the answer built from its resource. A deferred claim that wrote nothing stores a success's answer at once.
   async finish(response: StoredResponse | (Omit<StoredResponse, 'body'> & { body: null })): Promise<void> {
     try {
       const succeeded = response.status >= 200 && response.status < 300;
+      if (!this.#written) {
+        if (succeeded && response.body !== null && this.#deferredDigest !== null) {
+          await insertCompletedKey(this.#db, this.#ref, this.#deferredDigest, { ...response, body: response.body });
+        }
+        return;
+      }
       const stored = response.body !== null && (await completeIdempotencyKey(this.#db, this.#ref, { ...response, body: response.body }, !succeeded));
       if (!stored) await releaseIdempotencyKey(this.#db, this.#ref); // only an uncommitted claim is released
     } finally {
@@ -116,6 +175,12 @@ export class IdempotencyClaim {
   stop(): void {
     if (this.#heartbeat) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
+  }
+
+  #beat(): void {
+    if (this.#heartbeat) return;
+    this.#heartbeat = setInterval(() => void this.#renew(), this.#timing.heartbeatMs);
+    this.#heartbeat.unref();
   }
 
   async #renew(): Promise<void> {
@@ -143,10 +208,15 @@ export async function claimKey(
   db: Db,
   scope: IdempotencyScope,
   digest: string,
-  options: { timing?: LeaseTiming; onLeaseTrouble?: (problem: unknown) => void } = {},
+  options: { timing?: LeaseTiming; onLeaseTrouble?: (problem: unknown) => void; deferred?: boolean } = {},
 ): Promise<ClaimOutcome> {
   const timing = options.timing ?? IDEMPOTENCY_LEASE_TIMING;
   const ref: ClaimRef = { scope, claimId: randomUUID() };
+  if (options.deferred) {
+    const existing = await findLiveIdempotencyKey(db, scope);
+    if (existing === null) return { claimed: true, claim: new IdempotencyClaim(db, ref, timing, options.onLeaseTrouble ?? (() => {}), digest) };
+    return { claimed: false, existing, holder: holderOf(existing) };
+  }
   const outcome = await claimIdempotencyKey(db, ref, digest, timing.leaseMs);
   if (outcome.claimed) return { claimed: true, claim: new IdempotencyClaim(db, ref, timing, options.onLeaseTrouble ?? (() => {})) };
   return { claimed: false, existing: outcome.existing, holder: holderOf(outcome.existing) };

@@ -132,8 +132,8 @@ export async function payHostToHost(deps: ProcessingDeps, input: HostToHostPayme
   const sentAt = new Date();
   const payUntil = payExchangeUntil(gateway, null, sentAt);
   const sentTo = { gatewayId: gateway.gatewayId, gatewayAlias: gateway.alias, payExchangeUntil: payUntil };
-  const created = await storeUnderKey(db, input.commitKey, 'payment', (within) =>
-    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, sentAt), 'api'),
+  const created = await storeUnderKey(db, input.commitKey, 'payment', (within, key) =>
+    insertPendingPayment(within, row, INIT_TO_PENDING, sentTo, firstStatusCheckAt(payMethod, sentAt), 'api', key),
   );
   const payment = {
     ...row,

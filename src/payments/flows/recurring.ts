@@ -37,7 +37,7 @@ async function chargeRecurringToken(deps: ProcessingDeps, input: SeriesPaymentIn
     const gateway = await seriesGateway(deps, series);
     if (gateway === null) throw new ApiError('recurring_gateway_unavailable', 422, GATEWAY_GONE);
     const row = seriesPaymentRow(input.scope, input.request, input.options, series);
-    stored = { created: await storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row, 'api')), gateway };
+    stored = { created: await storeUnderKey(db, input.commitKey, 'payment', (within, key) => insertPayment(within, row, 'api', key)), gateway };
   } catch (error) {
     await releaseClaim(db, claim);
     throw error;

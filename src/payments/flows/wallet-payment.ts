@@ -41,7 +41,7 @@ export async function createWalletPayment(deps: ProcessingDeps, input: SeriesPay
   if (!decision.allowed && decision.code === 'recurring_expired') throw refusalError(decision);
   if ((await seriesGateway(deps, series)) === null) throw new ApiError('recurring_gateway_unavailable', 422, GATEWAY_GONE);
   const row = seriesPaymentRow(input.scope, input.request, input.options, series);
-  return storeUnderKey(db, input.commitKey, 'payment', (within) => insertPayment(within, row, 'api'));
+  return storeUnderKey(db, input.commitKey, 'payment', (within, key) => insertPayment(within, row, 'api', key));
 }
 
 type ConfirmStart = { kind: 'unchanged' | 'declined'; payment: PaymentRow } | { kind: 'started'; payment: PaymentRow; series: PaymentRow; claim: SeriesClaim };

@@ -68,6 +68,66 @@ export async function claimIdempotencyKey(
   throw new Error('idempotency key could not be claimed');
 }
 
+// The key's row, or null: a deferred claim (flows/idempotency-keys.ts) reads instead of inserting. A row that may be
+// replaced (past its 24 h lifetime, or a claim nothing committed whose process died) is deleted and reads as null.
+export async function findLiveIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyRow | null> {
+  const [existing] = await db.select().from(idempotencyKeys).where(whereScope(scope));
+  if (!existing) return null;
+  // the database's clock decides, as for a claim (replaceableCondition)
+  const deleted = await db
+    .delete(idempotencyKeys)
+    .where(and(whereScope(scope), replaceableCondition()))
+    .returning({ state: idempotencyKeys.state });
+  if (deleted.length === 0) return existing;
+  return null;
+}
+
+// A deferred claim's key, written once something durable happens: committed, naming its resource, in the statement
+// or transaction that stores it. False when another request took the key meanwhile (nothing is written).
+export async function insertCommittedKey(
+  db: DbOrTx,
+  claim: ClaimRef,
+  requestDigest: string,
+  leaseMs: number,
+  resource: KeyedResource | null,
+): Promise<boolean> {
+  const inserted = await db
+    .insert(idempotencyKeys)
+    .values({
+      ...scopeValues(claim.scope),
+      requestDigest,
+      state: 'committed',
+      claimId: claim.claimId,
+      leaseUntil: leaseFromNow(leaseMs),
+      ...(resource ? { resourceKind: resource.kind, resourceToken: resource.token } : {}),
+    })
+    .onConflictDoNothing()
+    .returning({ state: idempotencyKeys.state });
+  return inserted.length === 1;
+}
+
+// A deferred claim whose request succeeded without committing anything: its answer is stored at once.
+export async function insertCompletedKey(
+  db: Db,
+  claim: ClaimRef,
+  requestDigest: string,
+  response: { status: number; contentType: string; body: string },
+): Promise<void> {
+  await db
+    .insert(idempotencyKeys)
+    .values({
+      ...scopeValues(claim.scope),
+      requestDigest,
+      state: 'completed',
+      claimId: claim.claimId,
+      leaseUntil: sql`now()`,
+      responseStatus: response.status,
+      responseContentType: response.contentType,
+      responseBody: response.body,
+    })
+    .onConflictDoNothing();
+}
+
 // False when the claim is no longer this holder's (taken over after its lease lapsed) or already finished.
 export async function renewIdempotencyLease(db: Db, claim: ClaimRef, leaseMs: number): Promise<boolean> {
   const renewed = await db

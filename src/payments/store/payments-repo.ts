@@ -1,12 +1,12 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, lt, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, eq, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
-import type { PaymentSearch } from '../domain/payment-search.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import type { Environment } from './merchants-repo.ts';
 import { outbox, paymentStatusChanges, payments } from './schema.ts';
+import { type FoldedKey, keyedPayment, keyPlaceholders, preparedOf } from './payment-key-cte.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 type NewPaymentRow = typeof payments.$inferInsert;
@@ -93,24 +93,25 @@ function recordedBirth(db: DbOrTx) {
     select created.id, null, created.status, ${sql.placeholder('cause')}::text, ${sql.placeholder('actor')}::text from created`);
 }
 
-function prepareInsert(db: DbOrTx) {
+function prepareInsert(db: DbOrTx, keyed: boolean) {
   const inserted = db.insert(payments).values(withCommissionTerms(INSERTED_VALUES)).returning(CREATED_COLUMNS);
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
-  return db.with(created, recordedBirth(db)).select().from(created).prepare('payrail_insert_payment');
+  const statement = keyed ? db.with(created, recordedBirth(db), keyedPayment(db)) : db.with(created, recordedBirth(db));
+  return statement
+    .select()
+    .from(created)
+    .prepare(keyed ? 'payrail_insert_payment_keyed' : 'payrail_insert_payment');
 }
 
 // Keyed by database or transaction: a statement prepared on the database would run outside the caller's transaction.
-const preparedInserts = new WeakMap<DbOrTx, ReturnType<typeof prepareInsert>>();
+const preparedInserts = new WeakMap<DbOrTx, { plain?: ReturnType<typeof prepareInsert>; keyed?: ReturnType<typeof prepareInsert> }>();
 
-// One statement: the payment and its first row of status history.
-export async function insertPayment(db: DbOrTx, row: PaymentInsert, cause: StatusCause): Promise<CreatedPaymentRow> {
+// One statement: the payment, its first row of status history and, with a deferred claim's key, that key.
+export async function insertPayment(db: DbOrTx, row: PaymentInsert, cause: StatusCause, key: FoldedKey | null = null): Promise<CreatedPaymentRow> {
   assertPaymentJson(row);
-  let prepared = preparedInserts.get(db);
-  if (!prepared) {
-    prepared = prepareInsert(db);
-    preparedInserts.set(db, prepared);
-  }
+  const prepared = preparedOf(preparedInserts, db, key !== null, (keyed) => prepareInsert(db, keyed));
   const [inserted] = await prepared.execute({
+    ...(key ? keyPlaceholders(key) : {}),
     ...row,
     testClockId: row.testClockId ?? null,
     cause,
@@ -132,7 +133,7 @@ export interface SentNow extends SentTo {
   payExchangeUntil: Date;
 }
 
-function preparePendingInsert(db: DbOrTx) {
+function preparePendingInsert(db: DbOrTx, keyed: boolean) {
   const sentToValues = {
     gatewayId: sql.placeholder('gatewayId'),
     gatewayAlias: sql.placeholder('gatewayAlias'),
@@ -146,10 +147,15 @@ function preparePendingInsert(db: DbOrTx) {
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
   const checked = db.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
     select 'status_check', created.id, ${sql.placeholder('statusCheckDueAt')}::timestamptz from created`);
-  return db.with(created, checked, recordedBirth(db)).select().from(created).prepare('payrail_insert_pending_payment');
+  const statement = keyed ? db.with(created, checked, recordedBirth(db), keyedPayment(db)) : db.with(created, checked, recordedBirth(db));
+  return statement
+    .select()
+    .from(created)
+    .prepare(keyed ? 'payrail_insert_pending_payment_keyed' : 'payrail_insert_pending_payment');
 }
 
-const preparedPendingInserts = new WeakMap<DbOrTx, ReturnType<typeof preparePendingInsert>>();
+type PendingInsert = ReturnType<typeof preparePendingInsert>;
+const preparedPendingInserts = new WeakMap<DbOrTx, { plain?: PendingInsert; keyed?: PendingInsert }>();
 
 // A Host-to-Host payment is created and moved init → pending (a transition the domain decided, applied as it is
 // born) in the statement that queues its first status check and records its history's first row (from none to
@@ -163,15 +169,13 @@ export async function insertPendingPayment(
   sentTo: SentNow,
   statusCheckDueAt: Date,
   cause: StatusCause,
+  key: FoldedKey | null = null,
 ): Promise<CreatedPaymentRow> {
   assertPaymentJson(row);
   if (transition.from !== 'init' || transition.to !== 'pending') throw new Error(`a new payment is not moved ${transition.from} → ${transition.to}`);
-  let prepared = preparedPendingInserts.get(db);
-  if (!prepared) {
-    prepared = preparePendingInsert(db);
-    preparedPendingInserts.set(db, prepared);
-  }
+  const prepared = preparedOf(preparedPendingInserts, db, key !== null, (keyed) => preparePendingInsert(db, keyed));
   const [inserted] = await prepared.execute({
+    ...(key ? keyPlaceholders(key) : {}),
     ...row,
     gatewayId: sentTo.gatewayId,
     gatewayAlias: sentTo.gatewayAlias,
@@ -193,105 +197,4 @@ export async function findPaymentByToken(db: Db, scope: MerchantScope, token: st
     .from(payments)
     .where(and(eq(payments.token, token), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)));
   return row ?? null;
-}
-
-// A place in the list's order (created_at DESC, id DESC); createdAt is ISO 8601 UTC with microseconds, as stored.
-interface PaymentListPosition {
-  createdAt: string;
-  id: number;
-}
-
-export interface PaymentListFilter {
-  createdFrom: Date | null; // inclusive
-  createdBefore: Date | null; // exclusive
-  operationType: PaymentRow['operationType'] | null;
-  orderNumber: string | null;
-  after: PaymentListPosition | null; // keyset: only rows after this place in the order
-  limit: number;
-  offset: number;
-  countMaxRows: number; // the count stops here: above it the total is only known to be larger
-  search?: PaymentSearch; // the dashboard's search (domain/payment-search.ts); absent: none
-}
-
-export interface PaymentListPage {
-  rows: PaymentRow[];
-  next: PaymentListPosition | null; // the last row's place when more rows follow, else null
-  total: number; // rows matching the filter (the cursor aside), at most countMaxRows + 1
-}
-
-// to_char keeps the microseconds a JavaScript Date would drop, so a cursor never skips a row.
-const positionText = sql<string>`to_char(${payments.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
-function listConditions(scope: MerchantScope, filter: PaymentListFilter, withCursor: boolean): SQL | undefined {
-  const conditions: SQL[] = [eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)];
-  if (filter.createdFrom) conditions.push(gte(payments.createdAt, filter.createdFrom));
-  if (filter.createdBefore) conditions.push(lt(payments.createdAt, filter.createdBefore));
-  if (filter.operationType) conditions.push(eq(payments.operationType, filter.operationType));
-  if (filter.orderNumber !== null) conditions.push(eq(payments.orderNumber, filter.orderNumber));
-  if (filter.search) conditions.push(...searchConditions(filter.search));
-  if (withCursor && filter.after) {
-    conditions.push(sql`(${payments.createdAt}, ${payments.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
-  }
-  return and(...conditions);
-}
-
-// Within one merchant and environment (the list's index): a search walks that merchant's rows, bounded by the page.
-function searchConditions(search: PaymentSearch): SQL[] {
-  const conditions: SQL[] = [];
-  if (search.token !== null) conditions.push(eq(payments.token, search.token));
-  if (search.status !== null) conditions.push(eq(payments.status, search.status));
-  if (search.customerEmail !== null) conditions.push(sql`lower(${payments.customer} ->> 'email') = ${search.customerEmail.toLowerCase()}`);
-  if (search.cardLast4 !== null) conditions.push(sql`right(${payments.cardMask}, 4) = ${search.cardLast4}`);
-  return conditions;
-}
-
-// The two statements of a list page, built but not run (tests EXPLAIN them). The page reads one row more than
-// it shows, to know whether another page follows; a deep page skips its offset inside the index (index-only)
-// and reads from the table only the rows it shows. The count reads at most countMaxRows + 1 index entries.
-export function paymentListQueries(db: Db, scope: MerchantScope, filter: PaymentListFilter) {
-  const where = listConditions(scope, filter, true);
-  const order = [desc(payments.createdAt), desc(payments.id)];
-  const columns = { ...getTableColumns(payments), position: positionText };
-  const page =
-    filter.offset === 0
-      ? db
-          .select(columns)
-          .from(payments)
-          .where(where)
-          .orderBy(...order)
-          .limit(filter.limit + 1)
-      : db
-          .select(columns)
-          .from(payments)
-          .where(
-            inArray(
-              payments.id,
-              db
-                .select({ id: payments.id })
-                .from(payments)
-                .where(where)
-                .orderBy(...order)
-                .limit(filter.limit + 1)
-                .offset(filter.offset),
-            ),
-          )
-          .orderBy(...order);
-  const matching = db
-    .select({ one: sql`1` })
-    .from(payments)
-    .where(listConditions(scope, filter, false))
-    .limit(filter.countMaxRows + 1)
-    .as('matching');
-  const total = db.select({ total: count() }).from(matching);
-  return { page, total };
-}
-
-export async function listPayments(db: Db, scope: MerchantScope, filter: PaymentListFilter): Promise<PaymentListPage> {
-  const queries = paymentListQueries(db, scope, filter);
-  const [found, [totalRow]] = await Promise.all([queries.page, queries.total]);
-  const shown = found.slice(0, filter.limit);
-  const last = shown.at(-1);
-  const next = found.length > filter.limit && last ? { createdAt: last.position, id: last.id } : null;
-  const rows = shown.map(({ position: _position, ...row }) => row);
-  return { rows, next, total: Number(totalRow?.total ?? 0) };
 }

@@ -15,8 +15,8 @@ const engines = await testEngines();
 const WORKER_POLL_MS = 60_000; // the test drives passes with tick()
 const FINAL_WAITING_S = 60; // the gateway's pay.final_waiting_seconds: the first status check is due after it
 
-// A failure of the Idempotency-Key commit, which runs in the transaction that stores the payment (issue 18), refused
-// for the keys named crash-….
+// A failure of the Idempotency-Key commit, which runs in the statement (a deferred claim) or transaction that stores
+// the payment (issue 18), refused for the keys named crash-….
 const FAIL_BEFORE_THE_PAY = sql`
   create function refuse_commit_of_crash_keys() returns trigger language plpgsql as $$
   begin
@@ -52,7 +52,7 @@ describe.each(engines)('a Host-to-Host payment born pending, on %s', (engine) =>
     await addProductionGateway(harness, merchant.id, adapter, { final_waiting_seconds: FINAL_WAITING_S });
     await harness.database.db.execute(FAIL_BEFORE_THE_PAY);
     await harness.database.db.execute(
-      sql`create trigger crash_keys before update on idempotency_keys for each row execute function refuse_commit_of_crash_keys()`,
+      sql`create trigger crash_keys before insert or update on idempotency_keys for each row execute function refuse_commit_of_crash_keys()`,
     );
     await harness.database.db.execute(FAIL_AFTER_THE_PAY);
     workers = startWorkers({ context: harness.app.payrail, adapterClient: harness.app.payrail.adapterClient }, harness.app.log, WORKER_POLL_MS);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_EXACT_MAX_ROWS } from '../../../src/payments/flows/find-payments.ts';
-import { paymentListQueries, type PaymentListFilter } from '../../../src/payments/store/payments-repo.ts';
+import { paymentListQueries, type PaymentListFilter } from '../../../src/payments/store/payment-list-repo.ts';
 import { explainPlan, insertBulkPayments } from '../../support/bulk-payments.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness, type TestMerchant } from '../../support/harness.ts';

@@ -28,13 +28,20 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     idempotentReplay?: IdempotentReplay;
+    // The route stores its resource under the key (storeUnderKey, a KeyCommit in its transaction) and reaches no
+    // adapter before: its claim is deferred (flows/idempotency-keys.ts), the key written with the resource.
+    idempotencyDeferredClaim?: boolean;
   }
 }
 
 // What a create flow commits the key with, inside the transaction that stores its resource (storeUnderKey).
 export function keyCommitOf(request: FastifyRequest): KeyCommit | null {
   const claim = request.idempotencyClaim;
-  return claim ? (tx, resource) => claim.commit(resource, tx) : null;
+  if (!claim) return null;
+  const commit: KeyCommit = (tx, resource) => claim.commit(resource, tx);
+  const folded = claim.folded();
+  if (folded) commit.folded = folded;
+  return commit;
 }
 
 // An action on an existing resource (a payment's confirm, decline, step) commits before anything reaches an
@@ -64,6 +71,7 @@ export function registerIdempotency(app: FastifyInstance, timing?: LeaseTiming):
     const digest = requestDigest(digestKey, request.method, request.url, request.body);
     const outcome = await claimKey(db, scope, digest, {
       ...(timing ? { timing } : {}),
+      deferred: request.routeOptions.config.idempotencyDeferredClaim === true,
       onLeaseTrouble: (problem) => request.log.warn({ err: problem }, 'Idempotency-Key lease not renewed'),
     });
     if (outcome.claimed) {

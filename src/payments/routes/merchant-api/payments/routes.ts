@@ -47,6 +47,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CreatePaymentResponse, 403: ErrorEnvelope, 409: ErrorEnvelope, 422: CreateErrorEnvelope },
       },
       config: {
+        idempotencyDeferredClaim: true, // every path stores the payment under its key before any adapter call
         // a request that stored the payment and died before it answered (merchant-api/idempotency.ts)
         idempotentReplay: async (request, resource) =>
           present(await answerOfStoredPayment(app.payrail, request.merchant!, request.body as CreatePaymentRequest, resource.token)),

@@ -38,6 +38,7 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       config: {
+        idempotencyDeferredClaim: true, // the key is written with the payout and its reservation, before the /payout
         // the payout's answer again, for a retry whose first request died before it answered
         idempotentReplay: async (request, resource) => {
           const payout = await getPayment(app.payrail.database.db, request.merchant!, resource.token);

@@ -33,6 +33,7 @@ export async function refundRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       config: {
+        idempotencyDeferredClaim: true, // the key is written with the refund and its reservation, before the /refund
         // the refund's answer again, for a retry whose first request died before it answered
         idempotentReplay: async (request, resource) => presentCreatedRefund(await getRefund(app.payrail.database.db, request.merchant!, resource.token)),
       },
