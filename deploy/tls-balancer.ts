@@ -6,6 +6,7 @@
 // refuses is taken by the next one, so a process that dies between two checks costs no client a failed request.
 import { request } from 'node:https';
 import { connect, createServer, type Socket } from 'node:net';
+import { roundRobin } from './round-robin.ts';
 
 const HEALTH_INTERVAL_MS = 1_000;
 const HEALTH_TIMEOUT_MS = 2_000;
@@ -72,7 +73,6 @@ export async function startTlsBalancer(options: BalancerOptions): Promise<Runnin
     connections: 0,
   }));
   const sockets = new Set<Socket>();
-  let next = 0;
 
   const markDown = (backend: Backend, reason: string) => {
     if (backend.up) options.log(`balancer: ${backend.name} down (${reason})`);
@@ -90,16 +90,7 @@ export async function startTlsBalancer(options: BalancerOptions): Promise<Runnin
     for (const backend of backends) void check(backend);
   }, HEALTH_INTERVAL_MS);
 
-  const pick = (tried: Set<Backend>): Backend | null => {
-    for (let offset = 0; offset < backends.length; offset += 1) {
-      const backend = backends[(next + offset) % backends.length]!;
-      if (backend.up && !tried.has(backend)) {
-        next = (next + offset + 1) % backends.length;
-        return backend;
-      }
-    }
-    return null;
-  };
+  const pick = roundRobin(backends);
 
   const pipeTo = (client: Socket, tried: Set<Backend>) => {
     const backend = pick(tried);

@@ -1,4 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { roundRobin } from '../../deploy/round-robin.ts';
 
 // A TCP balancer in front of the api processes: round-robin over the backends not known to be down. A backend that
 // refuses a connection is dropped until a probe connects again; TLS passes through untouched.
@@ -22,19 +23,9 @@ export interface Balancer {
 export async function startBalancer(backendPorts: number[], port = 0): Promise<Balancer> {
   const backends: Backend[] = backendPorts.map((backendPort) => ({ port: backendPort, up: true, connected: 0 }));
   const sockets = new Set<Socket>();
-  let next = 0;
   let accepted = 0;
 
-  const pick = (tried: Set<Backend>): Backend | null => {
-    for (let offset = 0; offset < backends.length; offset += 1) {
-      const backend = backends[(next + offset) % backends.length]!;
-      if (backend.up && !tried.has(backend)) {
-        next = (next + offset + 1) % backends.length;
-        return backend;
-      }
-    }
-    return null;
-  };
+  const pick = roundRobin(backends);
 
   const pipeTo = (client: Socket, tried: Set<Backend>) => {
     const backend = pick(tried);
