@@ -5,24 +5,20 @@
 // HEALTH_FAILURES_TO_DOWN failures in a row take it out, one success brings it back. A connection that a backend
 // refuses is taken by the next one, so a process that dies between two checks costs no client a failed request.
 import { request } from 'node:https';
-import { connect, createServer, type Socket } from 'node:net';
-import { roundRobin } from './round-robin.ts';
+import { startPassthrough, type PassthroughBackend } from './tcp-passthrough.ts';
 
 const HEALTH_INTERVAL_MS = 1_000;
 const HEALTH_TIMEOUT_MS = 2_000;
 const HEALTH_FAILURES_TO_DOWN = 2;
-const CONNECT_TIMEOUT_MS = 2_000;
 
 export interface BackendAddress {
   host: string;
   port: number;
 }
 
-interface Backend extends BackendAddress {
+interface Backend extends PassthroughBackend {
   name: string; // host:port
-  up: boolean;
   failures: number; // health checks failed in a row
-  connections: number; // client connections it took
 }
 
 export interface BalancerOptions {
@@ -72,8 +68,6 @@ export async function startTlsBalancer(options: BalancerOptions): Promise<Runnin
     failures: 0,
     connections: 0,
   }));
-  const sockets = new Set<Socket>();
-
   const markDown = (backend: Backend, reason: string) => {
     if (backend.up) options.log(`balancer: ${backend.name} down (${reason})`);
     backend.up = false;
@@ -86,65 +80,16 @@ export async function startTlsBalancer(options: BalancerOptions): Promise<Runnin
       backend.failures = 0;
     } else if (++backend.failures >= HEALTH_FAILURES_TO_DOWN) markDown(backend, failure);
   };
+  const passthrough = await startPassthrough(backends, { host: options.listenHost, port: options.listenPort }, markDown);
   const checks = setInterval(() => {
     for (const backend of backends) void check(backend);
   }, HEALTH_INTERVAL_MS);
-
-  const pick = roundRobin(backends);
-
-  const pipeTo = (client: Socket, tried: Set<Backend>) => {
-    const backend = pick(tried);
-    if (backend === null) {
-      client.destroy(); // no backend up: the client sees its connection reset, as from any balancer
-      return;
-    }
-    tried.add(backend);
-    const upstream = connect({ host: backend.host, port: backend.port });
-    sockets.add(upstream);
-    let connected = false;
-    upstream.setTimeout(CONNECT_TIMEOUT_MS, () => {
-      if (!connected) upstream.destroy(new Error('connect timeout'));
-    });
-    upstream.once('connect', () => {
-      connected = true;
-      backend.connections += 1;
-      upstream.setTimeout(0);
-      client.pipe(upstream);
-      upstream.pipe(client);
-      client.resume();
-    });
-    upstream.once('error', (error) => {
-      if (connected) {
-        client.destroy();
-        return;
-      }
-      markDown(backend, error.message);
-      pipeTo(client, tried); // not a byte went through: the next backend takes the connection
-    });
-    upstream.once('close', () => {
-      sockets.delete(upstream);
-      if (connected) client.destroy();
-    });
-  };
-
-  const server = createServer({ pauseOnConnect: true }, (client) => {
-    sockets.add(client);
-    client.once('close', () => sockets.delete(client));
-    client.on('error', () => client.destroy());
-    pipeTo(client, new Set());
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.listenPort, options.listenHost, () => resolve());
-  });
-  const address = server.address();
   return {
-    port: typeof address === 'object' && address !== null ? address.port : options.listenPort,
+    port: passthrough.port,
     connectionsPerBackend: () => Object.fromEntries(backends.map((backend) => [backend.name, backend.connections])),
     close: async () => {
       clearInterval(checks);
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await passthrough.close();
     },
   };
 }
