@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadTls } from '../src/platform/lib/tls.ts';
 import { newBenchDatabase } from './lib/bench-databases.ts';
-import { CleanupStack } from './lib/cleanup.ts';
+import { CleanupStack, runMainWithCleanup } from './lib/cleanup.ts';
 import { freePort } from './lib/server-process.ts';
 import { startBalancer } from './chaos/balancer.ts';
 import { runChecks } from './chaos/checks.ts';
@@ -168,22 +168,4 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    print(`\nchaos: ${signal}: stopping every process, dropping the database`);
-    cleanup.runAll(print).finally(() => process.exit(130));
-  });
-}
-
-main().then(
-  async (code) => {
-    await cleanup.runAll(print);
-    process.exit(code);
-  },
-  async (error: unknown) => {
-    process.stderr.write(`chaos: ${(error as Error).stack ?? String(error)}\n`);
-    await cleanup.runAll(print);
-    print('0 passed, 1 failed');
-    process.exit(1);
-  },
-);
+runMainWithCleanup(cleanup, { name: 'chaos', print, stopping: 'stopping every process, dropping the database', failed: '0 passed, 1 failed' }, main);

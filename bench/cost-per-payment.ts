@@ -9,7 +9,7 @@
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { CleanupStack } from './lib/cleanup.ts';
+import { CleanupStack, runMainWithCleanup } from './lib/cleanup.ts';
 import { kindCost, type KindCost } from './lib/cost-figures.ts';
 import { costKinds, runOperations, type CostKind } from './lib/cost-operations.ts';
 import { formatCostReport, writeCostReport } from './lib/cost-report.ts';
@@ -149,25 +149,4 @@ async function main(): Promise<number> {
   return costs.some((cost) => cost.failed > 0) ? 1 : 0;
 }
 
-// One cleanup, whoever asks first (a signal, or main ending, which an interrupted main soon does with an error);
-// the exit waits for it.
-let finishing: Promise<void> | null = null;
-function finish(code: number): Promise<void> {
-  finishing ??= cleanup.runAll(print).finally(() => process.exit(code));
-  return finishing;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    print(`\nbench:cost: ${signal}: stopping the processes and the private PostgreSQL`);
-    void finish(130);
-  });
-}
-
-main().then(
-  (code) => finish(code),
-  (error: unknown) => {
-    if (finishing === null) process.stderr.write(`bench:cost: ${(error as Error).stack ?? String(error)}\n`);
-    return finish(1);
-  },
-);
+runMainWithCleanup(cleanup, { name: 'bench:cost', print, stopping: 'stopping the processes and the private PostgreSQL' }, main);

@@ -4,7 +4,7 @@
 // BENCH_PROBE_VARIANTS="bare;auth;auth,drizzle-insert;payrail" picks variants (";" between, "," within);
 // BENCH_ENGINES defaults to postgres here. Other BENCH_* settings as for `npm run bench`.
 import { PAYRAIL_LAYERS, parseLayers, type PayrailLayer } from './lib/baseline-app.ts';
-import { CleanupStack } from './lib/cleanup.ts';
+import { CleanupStack, runMainWithCleanup } from './lib/cleanup.ts';
 import { measureTarget, type Measured, type Target } from './lib/measure.ts';
 import type { EngineName } from './lib/report.ts';
 import { readSettings } from './lib/settings.ts';
@@ -82,21 +82,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    print(`\n${signal}: stopping servers, dropping bench databases, removing temp folders`);
-    cleanup.runAll(print).finally(() => process.exit(130));
-  });
-}
-
-main().then(
-  async (code) => {
-    await cleanup.runAll(print);
-    process.exit(code);
-  },
-  async (error: unknown) => {
-    process.stderr.write(`probe: ${(error as Error).stack ?? String(error)}\n`);
-    await cleanup.runAll(print);
-    process.exit(1);
-  },
-);
+runMainWithCleanup(cleanup, { name: 'probe', print, stopping: 'stopping servers, dropping bench databases, removing temp folders' }, main);

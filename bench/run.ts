@@ -6,7 +6,7 @@
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { postgresVersion } from './lib/bench-databases.ts';
-import { CleanupStack } from './lib/cleanup.ts';
+import { CleanupStack, runMainWithCleanup } from './lib/cleanup.ts';
 import { h2hWorkload, startNotificationReceiver, type NotificationReceiver } from './lib/h2h.ts';
 import { CREATE_WORKLOAD, measureTarget, type Workload } from './lib/measure.ts';
 import { payoutWorkload, refundWorkload } from './lib/money-movements.ts';
@@ -106,23 +106,4 @@ async function main(): Promise<number> {
   return payrailFailures > 0 ? 1 : 0;
 }
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    print(`\n${signal}: stopping servers, dropping bench databases, removing temp folders`);
-    cleanup.runAll(print).finally(() => process.exit(130));
-  });
-}
-
-main().then(
-  async (code) => {
-    await cleanup.runAll(print);
-    if (!interrupted) process.exit(code);
-  },
-  async (error: unknown) => {
-    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
-    await cleanup.runAll(print);
-    if (!interrupted) process.exit(1);
-  },
-);
+runMainWithCleanup(cleanup, { name: 'bench', print, stopping: 'stopping servers, dropping bench databases, removing temp folders' }, main);

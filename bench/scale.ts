@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ADMIN_DATABASE_URL, dropBenchDatabase, postgresVersion } from './lib/bench-databases.ts';
-import { CleanupStack } from './lib/cleanup.ts';
+import { CleanupStack, runMainWithCleanup } from './lib/cleanup.ts';
 import { dashboardSessionCookie } from './lib/dashboard-session.ts';
 import { rebuildDailyStats } from '../src/payments/index.ts';
 import { loadPayments, settle, type Scope } from './lib/scale-load.ts';
@@ -194,23 +194,4 @@ async function main(): Promise<number> {
   return ratiosMet(ratios) && statsMet ? 0 : 1;
 }
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    print(`\n${signal}: closing the apps, dropping the bench databases`);
-    cleanup.runAll(print).finally(() => process.exit(130));
-  });
-}
-
-main().then(
-  async (code) => {
-    await cleanup.runAll(print);
-    if (!interrupted) process.exit(code);
-  },
-  async (error: unknown) => {
-    process.stderr.write(`bench:scale: ${(error as Error).stack ?? String(error)}\n`);
-    await cleanup.runAll(print);
-    if (!interrupted) process.exit(1);
-  },
-);
+runMainWithCleanup(cleanup, { name: 'bench:scale', print, stopping: 'closing the apps, dropping the bench databases' }, main);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { newBenchDatabase } from '../bench/lib/bench-databases.ts';
-import { CleanupStack } from '../bench/lib/cleanup.ts';
+import { CleanupStack, runMainWithCleanup } from '../bench/lib/cleanup.ts';
 import { h2hWorkload, startNotificationReceiver } from '../bench/lib/h2h.ts';
 import { freePort } from '../bench/lib/server-process.ts';
 import { loadTls } from '../src/platform/lib/tls.ts';
@@ -125,25 +125,4 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-// One cleanup, whoever asks first (a signal, or main ending, which an interrupted main soon does with an error);
-// the exit waits for it.
-let finishing: Promise<void> | null = null;
-function finish(code: number): Promise<void> {
-  finishing ??= cleanup.runAll(print).finally(() => process.exit(code));
-  return finishing;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    print(`\ndeploy: ${signal}: stopping every process, dropping the database`);
-    void finish(130);
-  });
-}
-
-main().then(
-  (code) => finish(code),
-  (error: unknown) => {
-    if (finishing === null) process.stderr.write(`deploy: ${(error as Error).stack ?? String(error)}\n`);
-    return finish(1);
-  },
-);
+runMainWithCleanup(cleanup, { name: 'deploy', print, stopping: 'stopping every process, dropping the database' }, main);

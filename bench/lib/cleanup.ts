@@ -29,3 +29,34 @@ export class CleanupStack {
     }
   }
 }
+
+// Runs a script's main with its cleanup: one cleanup, whoever asks first (SIGINT/SIGTERM, or main ending, which an
+// interrupted main soon does with an error), and the exit waits for it (130 after a signal, else main's code, 1 on
+// an error). stopping: what the cleanup undoes, for the signal's line; failed: printed after an error's stack.
+export function runMainWithCleanup(
+  cleanup: CleanupStack,
+  options: { name: string; print: (line: string) => void; stopping: string; failed?: string },
+  main: () => Promise<number>,
+): void {
+  let finishing: Promise<void> | null = null;
+  const finish = (code: number): Promise<void> => {
+    finishing ??= cleanup.runAll(options.print).finally(() => process.exit(code));
+    return finishing;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      options.print(`\n${options.name}: ${signal}: ${options.stopping}`);
+      void finish(130);
+    });
+  }
+  main().then(
+    (code) => finish(code),
+    (error: unknown) => {
+      if (finishing === null) {
+        process.stderr.write(`${options.name}: ${(error as Error).stack ?? String(error)}\n`);
+        if (options.failed) options.print(options.failed);
+      }
+      return finish(1);
+    },
+  );
+}
