@@ -3,11 +3,13 @@ import type pg from 'pg';
 import { type AuditContext, currentAuditContext } from './lib/audit-context.ts';
 
 // How the actor of a request or worker pass reaches the audit triggers (migration 0015): as transaction-local
-// settings, set right before the first statement of a transaction that writes an audited table, and around a
-// statement outside a transaction that does (it then runs in a transaction of its own). Statements that write no
-// audited table pay nothing. A payment's status move carries its actor in its own row (payment_status_changes.actor),
-// so the merchant API's and the workers' moves need no settings; a person's (an operator's, a member's) gets them
-// too, for the action, request id and address.
+// settings. On PostgreSQL a transaction begun where an actor is known gets them with its BEGIN, in the same round
+// trip (one simple query, the values escaped by the driver as literals), so handing them over costs no round trip of
+// its own (PGlite, in process, sets them before the first statement that needs them). A statement outside a
+// transaction that writes an audited table runs in a transaction of its own that gets them the same way; other
+// statements outside a transaction pay nothing. A payment's status move carries its actor in its own row
+// (payment_status_changes.actor); migration 0019's trigger adds a person's (an operator's, a member's) action,
+// request id and address to it, never a merchant key's or a worker's.
 // The drivers are wrapped here, below drizzle, so no flow can write an audited row without its actor.
 
 export const AUDITED_TABLES = [
@@ -55,17 +57,25 @@ export function writesAuditEvent(text: string): boolean {
   return AUDITED_WRITE.test(text) || STATUS_AUDITED_INSERT_OR_DELETE.test(text) || updatesAuditedStatus(text);
 }
 
+// The actor a statement outside a transaction hands over: only when it may write an audit event or a person's move.
 function contextFor(text: string): AuditContext | null {
-  const context = currentAuditContext();
-  if (!context?.actor) return null;
+  const context = actorContext();
+  if (!context) return null;
   if (writesAuditEvent(text)) return context;
   const byPerson = !context.actor.startsWith('key:') && !context.actor.startsWith('system:');
   return byPerson && STATUS_MOVE_WRITE.test(text) ? context : null;
 }
 
+function actorContext(): (AuditContext & { actor: string }) | null {
+  const context = currentAuditContext();
+  return context?.actor ? (context as AuditContext & { actor: string }) : null;
+}
+
 const settingValues = (context: AuditContext) => [context.actor, context.action ?? '', context.requestId ?? '', context.ipAddress ?? ''];
 
-// PGlite: client.query is drizzle's statement outside a transaction, client.transaction its transactions.
+// PGlite: client.query is drizzle's statement outside a transaction, client.transaction its transactions. In process,
+// a statement costs no round trip, so a transaction gets the settings right before its first statement that needs
+// them (not at its start: a SET TRANSACTION must come first).
 export function handAuditContextToPglite(client: PGlite): void {
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
@@ -104,20 +114,21 @@ function handAuditContextToClient(client: pg.PoolClient): void {
   const original = client.query;
   const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
   let inTransaction = false;
-  let handed = false;
+  const settingsSql = (context: AuditContext) => {
+    const [actor, action, requestId, ip] = settingValues(context).map((value) => client.escapeLiteral(value ?? ''));
+    return `select set_config('payrail.actor', ${actor}, true), set_config('payrail.action', ${action}, true), set_config('payrail.request_id', ${requestId}, true), set_config('payrail.ip', ${ip}, true)`;
+  };
   const run = async (text: string, config: unknown, values: unknown): Promise<unknown> => {
-    if (/^\s*begin\b/i.test(text)) [inTransaction, handed] = [true, false];
-    if (/^\s*(commit|rollback)\b/i.test(text)) [inTransaction, handed] = [false, false];
-    const context = handed ? null : contextFor(text);
-    if (!context) return query(config, values);
-    if (inTransaction) {
-      handed = true;
-      await query(SETTINGS, settingValues(context));
-      return query(config, values);
+    if (/^\s*begin\b/i.test(text)) {
+      inTransaction = true;
+      const context = actorContext();
+      return context ? query(`${text}; ${settingsSql(context)}`) : query(config, values);
     }
-    await query('begin');
+    if (/^\s*(commit|rollback)\b/i.test(text)) inTransaction = false;
+    const context = inTransaction ? null : contextFor(text);
+    if (!context) return query(config, values);
+    await query(`begin; ${settingsSql(context)}`);
     try {
-      await query(SETTINGS, settingValues(context));
       const result = await query(config, values);
       await query('commit');
       return result;

@@ -1,7 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
-import { availableShardOf, postingStatement } from './posting-statement.ts';
+import { availableShardOf, type GuardedDebitMode, postingStatement } from './posting-statement.ts';
 import { ledgerBalances } from './schema.ts';
 
 export { AVAILABLE_SHARDS } from './posting-statement.ts';
@@ -42,8 +42,10 @@ export class InsufficientBalanceError extends Error {
 // - A guarded debit (a payout, refund or dispute reservation) first takes the whole amount from one row that holds
 //   it and no one else holds, starting at its own subject's shard, so concurrent reservations of one merchant
 //   change different rows; only when no single row can, it gathers every row in shard order (waiting for them).
-//   The one-row try runs under a savepoint: a row it locked and then found short (changed since the statement's
-//   snapshot) is released before the gathering locks rows in shard order, so waits always go one way.
+//   A row the one-row try locked and then found short (changed since the statement's snapshot) must be released
+//   before the gathering locks rows in shard order, so waits always go one way: in a transaction begun by
+//   ledgerTransaction the whole transaction is rolled back and run again gathering; in any other the try runs
+//   under a savepoint (a round trip more).
 export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs = {}): Promise<number> {
   const paymentId = refs.paymentId ?? null;
   const refundId = refs.refundId ?? null;
@@ -58,7 +60,13 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
     subjectShard: availableShardOf(refundId ?? disputeId ?? paymentId ?? 0),
   };
   const guardsAvailable = posting.guardedDebitMinor > 0 && posting.entries.some((entry) => entry.account === 'available');
-  if (guardsAvailable) {
+  const rerunMode = rerunnableModes.get(tx);
+  if (guardsAvailable && rerunMode === 'one-shard') {
+    const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'one-shard' }));
+    if (id !== null) return id;
+    throw new NoSingleRowError(); // ledgerTransaction runs the transaction again, gathering
+  }
+  if (guardsAvailable && rerunMode === undefined) {
     await tx.execute(sql`savepoint ledger_one_shard`);
     const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'one-shard' }));
     // Left unreleased on success: it ends with the caller's transaction, and releasing it costs a round trip.
@@ -72,6 +80,31 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
   // rolled back by this throw, undoes the steps before it).
   if (guardsAvailable) throw new InsufficientBalanceError(posting.guardedDebitMinor, posting.currency);
   throw new Error(`ledger posting ${posting.kind} found a balance it debits missing`);
+}
+
+// The transactions of ledgerTransaction, and how their guarded debits find their money.
+const rerunnableModes = new WeakMap<Tx, GuardedDebitMode>();
+
+// Thrown inside a ledgerTransaction's first run: no single row held the guarded debit.
+class NoSingleRowError extends Error {}
+
+// A transaction that posts a guarded debit (a refund's, payout's or dispute's reservation) and may be run again whole:
+// everything it does is in the database, so a rolled-back first run leaves nothing behind. Its guarded debit tries one
+// row without a savepoint; only when no single row holds it, the transaction is rolled back (releasing every row the
+// try locked) and run again, gathering all rows. Another guarded posting in the same run gathers too.
+export async function ledgerTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction((tx) => {
+      rerunnableModes.set(tx, 'one-shard');
+      return work(tx);
+    });
+  } catch (error) {
+    if (!(error instanceof NoSingleRowError)) throw error;
+  }
+  return db.transaction((tx) => {
+    rerunnableModes.set(tx, 'all-shards');
+    return work(tx);
+  });
 }
 
 async function transactionIdOf(tx: Tx, statement: SQL): Promise<number | null> {

@@ -14,7 +14,7 @@ export const availableShardOf = (subjectId: number) => subjectId % AVAILABLE_SHA
 //   Guarded debits never take a row below zero, so the wallet stays at or above zero when the row does.
 // - 'all-shards': every row, locked in shard order (waiting), and only if they hold the debit together, spread
 //   again evenly less the debit, so the next debits find single rows that hold them.
-type GuardedDebitMode = 'one-shard' | 'all-shards';
+export type GuardedDebitMode = 'one-shard' | 'all-shards';
 
 export interface PostingStatementInput {
   merchantId: number;

@@ -15,7 +15,7 @@ import {
   type DisputeRecord,
   type DisputeVisibility,
 } from '../store/disputes-repo.ts';
-import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
+import { InsufficientBalanceError, ledgerTransaction, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope } from '../store/payments-repo.ts';
 import { withKeptDocuments, type IncomingDocument } from './kept-documents.ts';
 import { reserveEvidenceSpace, type EvidenceQuotaBytes } from './dispute-evidence-quota.ts';
@@ -61,7 +61,7 @@ export async function openDispute(deps: DisputeDeps, scope: MerchantScope, reque
 
 function openDisputeKeeping(deps: DisputeDeps, scope: MerchantScope, request: OpenDisputeRequest): Promise<DisputeRecord> {
   return withKeptDocuments(deps.documents, request.documents, (documents) =>
-    deps.db.transaction(async (tx) => {
+    ledgerTransaction(deps.db, async (tx) => {
       // Another merchant's or environment's payment is indistinguishable from a missing one.
       const payment = await lockScopedPayment(tx, scope, request.paymentToken);
       if (!payment) throw paymentNotFound();

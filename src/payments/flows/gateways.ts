@@ -1,4 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
+import type { DbOrTx } from '../../platform/database.ts';
 import { decryptWithMasterKey, encryptWithMasterKey } from '../../platform/lib/crypto.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import { GatewaySettingsSchema, providerSettingsProblem, type GatewaySettings } from '../contract/gateway-settings.ts';
@@ -145,10 +146,11 @@ export async function resolveGateway(
 export async function gatewayOfPayment(
   context: AppContext,
   payment: { merchantId: number; gatewayId: number | null; environment: Environment },
+  reader: DbOrTx = context.database.db, // a transaction reads through its own connection (PGlite has only one)
 ): Promise<ResolvedGateway | null> {
   if (payment.gatewayId === null) {
     return payment.environment === 'sandbox' ? { gatewayId: null, alias: SANDBOX_GATEWAY_ALIAS, settings: sandboxGatewaySettings(context) } : null;
   }
-  const gateway = await findGatewayById(context.database.db, payment.gatewayId);
+  const gateway = await findGatewayById(reader, payment.gatewayId);
   return gateway ? { gatewayId: gateway.id, alias: gateway.alias, settings: unsealSettings(context.masterKey, gateway) } : null;
 }

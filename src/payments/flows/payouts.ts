@@ -11,7 +11,7 @@ import { maskPan } from '../../platform/lib/pan.ts';
 import { maskCardData, redactForLog, type SensitiveCardData } from '../../platform/lib/redact.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
-import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
+import { InsufficientBalanceError, ledgerTransaction, postLedger } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import { insertPayout, type PayoutInsert } from '../store/payouts-repo.ts';
 import type { PaymentChanges } from '../store/payment-changes.ts';
@@ -113,7 +113,7 @@ async function reservePayout(
   exchange: Pick<PaymentExchange, 'kind' | 'until'>,
 ): Promise<PaymentRow> {
   try {
-    return await db.transaction(async (tx) => {
+    return await ledgerTransaction(db, async (tx) => {
       const payout = await insertPayout(tx, row, firstCheckDueAt, 'api', exchange); // born holding its /payout's marker
       const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
       await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });

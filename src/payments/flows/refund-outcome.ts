@@ -14,7 +14,7 @@ import { changeLockedPayment } from './payment-status-change.ts';
 import {
   changeRefundedMinor,
   countRefundsOfPayment,
-  lockRefund,
+  lockRefundWithPayment,
   setRefundGatewayToken,
   type FinalRefundStatus,
   type RefundRow,
@@ -43,9 +43,9 @@ export async function applyRefundOutcome(
   cause: StatusCause,
 ): Promise<RefundRow> {
   return db.transaction(async (tx) => {
-    const payment = await lockPayment(tx, refund.paymentId);
-    const current = await lockRefund(tx, refund.id);
-    if (!payment || !current) throw new Error(`refund ${refund.id} of payment ${refund.paymentId} not found`);
+    const locked = await lockRefundWithPayment(tx, refund.id, refund.paymentId);
+    if (!locked) throw new Error(`refund ${refund.id} of payment ${refund.paymentId} not found`);
+    const { payment, refund: current } = locked;
     const entries = paymentLogEntries('refund', logs);
     if (current.status === 'pending' && outcome.status !== 'pending') {
       const answer = { gatewayToken: outcome.gatewayToken, declineReason: outcome.declineReason, cause };

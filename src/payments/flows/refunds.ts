@@ -3,13 +3,12 @@ import { chargeOf, refundReserved } from '../../ledger/index.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
-import { InsufficientBalanceError, postLedger } from '../../ledger/index.ts';
-import type { MerchantScope } from '../store/payments-repo.ts';
+import { InsufficientBalanceError, ledgerTransaction, postLedger } from '../../ledger/index.ts';
+import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import { findPaymentById } from '../store/processing-repo.ts';
-import { insertReservedRefund, lockPaymentToRefund, type ReservedRefundTimes } from '../store/refund-reservation-repo.ts';
+import { insertReservedRefund, lockPaymentToRefund } from '../store/refund-reservation-repo.ts';
 import { findRefundByToken, type RefundRow } from '../store/refunds-repo.ts';
-import { getPayment } from './find-payments.ts';
-import { gatewayOfPayment } from './gateways.ts';
+import { gatewayOfPayment, type ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { assertRefundedAsSeen, decideRefundAmount } from '../domain/refund-amount.ts';
 import { refundExchangeUntil, sendRefund } from './refund-send.ts';
@@ -17,6 +16,7 @@ import type { KeyCommit } from './idempotency-keys.ts';
 import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
 
 const REFUND_TOKEN_BYTES = 16; // 32 lowercase hex characters
+const TOKEN_PATTERN = /^[0-9a-f]{32}$/;
 
 export interface RefundInput {
   paymentToken: string;
@@ -31,39 +31,43 @@ export interface PaymentRefund {
 
 // POST /api/v1/refunds (issue 8, spec 2.5): reserve the refund under the payment's row lock (its row, the payment's
 // refunded amount, the hold on the merchant's available balance, its first check and the Idempotency-Key naming it, in
-// one transaction), then ask the payment's gateway and apply its answer. A refund the adapter leaves pending (or a
-// crash before the call) is settled by its check (workers/refund-checker.ts), which re-sends it with its token.
+// one transaction, whose first statement finds and locks the payment), then ask the payment's gateway and apply its
+// answer. A refund the adapter leaves pending (or a crash before the call) is settled by its check
+// (workers/refund-checker.ts), which re-sends it with its token.
 export async function refundPayment(deps: ProcessingDeps, scope: MerchantScope, input: RefundInput, commitKey: KeyCommit | null): Promise<PaymentRefund> {
-  const { context } = deps;
-  const db = context.database.db;
-  const payment = await getPayment(db, scope, input.paymentToken);
-  decideRefundAmount(payment, input.amountMinor, 0); // the answer a client can act on comes before any gateway question
-  const gateway = await gatewayOfPayment(context, payment);
-  if (!gateway) {
-    throw new ApiError('no_gateway', 422, 'the gateway that processed this payment no longer exists; an operator must restore it before a refund');
-  }
-  const method = methodSettingsOf(gateway.settings, 'refund');
-  // The first check once the refund's own request could have answered; it waits longer while it has not.
-  const now = new Date();
-  const firstCheckAt = firstStatusCheckAt(method, now);
-  const refund = await reserveRefund(db, payment.id, input, { firstCheckAt, exchangeUntil: refundExchangeUntil(gateway, now) }, commitKey);
+  const { payment, gateway, refund } = await reserveRefund(deps, scope, input, commitKey);
   return { paymentToken: payment.token, refund: await sendRefund(deps, refund, payment, gateway) };
 }
 
-async function reserveRefund(db: Db, paymentId: number, input: RefundInput, times: ReservedRefundTimes, commitKey: KeyCommit | null): Promise<RefundRow> {
-  const requestedMinor = input.amountMinor;
+interface ReservedRefund {
+  payment: PaymentRow;
+  gateway: ResolvedGateway;
+  refund: RefundRow;
+}
+
+async function reserveRefund(deps: ProcessingDeps, scope: MerchantScope, input: RefundInput, commitKey: KeyCommit | null): Promise<ReservedRefund> {
+  const { context } = deps;
   try {
-    return await db.transaction(async (tx) => {
-      const locked = await lockPaymentToRefund(tx, paymentId);
+    return await ledgerTransaction(context.database.db, async (tx) => {
+      // Another merchant's or environment's payment is indistinguishable from a missing one.
+      const locked = TOKEN_PATTERN.test(input.paymentToken) ? await lockPaymentToRefund(tx, scope, input.paymentToken) : null;
       if (!locked) throw new ApiError('not_found', 404, 'payment not found');
       const { payment, disputedMinor, refundCount, terms } = locked;
       assertRefundedAsSeen(payment, input.refundedMinorSeen);
-      const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, requestedMinor, refundCount);
+      const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, input.amountMinor, refundCount);
+      // the answer a client can act on comes before any gateway question
+      const gateway = await gatewayOfPayment(context, payment, tx);
+      if (!gateway) {
+        throw new ApiError('no_gateway', 422, 'the gateway that processed this payment no longer exists; an operator must restore it before a refund');
+      }
+      // The first check once the refund's own request could have answered; it waits longer while it has not.
+      const now = new Date();
+      const times = { firstCheckAt: firstStatusCheckAt(methodSettingsOf(gateway.settings, 'refund'), now), exchangeUntil: refundExchangeUntil(gateway, now) };
       const refund = await insertReservedRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms }, times);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
       await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // it locks the balance
       await commitKey?.(tx, { kind: 'refund', token: refund.token });
-      return refund;
+      return { payment, gateway, refund };
     });
   } catch (error) {
     if (!(error instanceof InsufficientBalanceError)) throw error;
@@ -77,7 +81,7 @@ async function reserveRefund(db: Db, paymentId: number, input: RefundInput, time
 
 // GET /api/v1/refunds/{token}: one refund of the merchant's scope, with its payment's token.
 export async function getRefund(db: Db, scope: MerchantScope, token: string): Promise<PaymentRefund> {
-  const refund = /^[0-9a-f]{32}$/.test(token) ? await findRefundByToken(db, scope, token) : null;
+  const refund = TOKEN_PATTERN.test(token) ? await findRefundByToken(db, scope, token) : null;
   if (!refund) throw new ApiError('not_found', 404, 'refund not found');
   const payment = await findPaymentById(db, refund.paymentId);
   if (!payment) throw new Error(`payment ${refund.paymentId} of refund ${refund.id} vanished`);

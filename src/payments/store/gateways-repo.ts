@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { GatewayRoutingRules } from '../domain/gateway-routing.ts';
 import { GatewayRoutingSchema } from '../domain/gateway-routing-rules.ts';
 import { jsonColumnCheck } from '../../platform/lib/json-column-check.ts';
-import type { Db } from '../../platform/database.ts';
+import type { Db, DbOrTx } from '../../platform/database.ts';
 import type { Environment } from './merchants-repo.ts';
 import { gateways } from './schema.ts';
 
@@ -31,7 +31,7 @@ export async function findGateway(db: Db, merchantId: number, gatewayId: number)
   return row ?? null;
 }
 
-export async function findGatewayById(db: Db, gatewayId: number): Promise<GatewayRow | null> {
+export async function findGatewayById(db: DbOrTx, gatewayId: number): Promise<GatewayRow | null> {
   const [row] = await db.select().from(gateways).where(eq(gateways.id, gatewayId));
   return row ?? null;
 }

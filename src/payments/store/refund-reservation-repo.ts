@@ -3,7 +3,7 @@ import { type CommissionTerms, NO_COMMISSION } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { commissions } from '../../ledger/store/schema.ts';
 import { COUNTED_DISPUTE_STATUSES } from '../domain/dispute-status.ts';
-import type { PaymentRow } from './payments-repo.ts';
+import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { NewRefund, RefundRow } from './refunds-repo.ts';
 import { disputes, outbox, payments, refunds } from './schema.ts';
 
@@ -15,8 +15,9 @@ export interface PaymentToRefund {
 }
 
 // What a refund is decided on, in one statement under the payment's row lock (disputes lock that row too, so the
-// figures read with it stand until the commit): the payment, its counted disputes, its refunds, the commission.
-export async function lockPaymentToRefund(tx: Tx, paymentId: number): Promise<PaymentToRefund | null> {
+// figures read with it stand until the commit): the payment of the merchant's scope with this token, its counted
+// disputes, its refunds, the commission.
+export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentToken: string): Promise<PaymentToRefund | null> {
   const disputed = tx
     .select({ total: sql`coalesce(sum(${disputes.amountMinor}), 0)` })
     .from(disputes)
@@ -36,7 +37,7 @@ export async function lockPaymentToRefund(tx: Tx, paymentId: number): Promise<Pa
       fixedMinor: sql<number | null>`(${terms(commissions.fixedMinor)})`,
     })
     .from(payments)
-    .where(eq(payments.id, paymentId))
+    .where(and(eq(payments.token, paymentToken), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)))
     .for('update', { of: payments });
   if (!row) return null;
   const hasTerms = row.percentBp !== null && row.fixedMinor !== null;

@@ -44,9 +44,15 @@ export async function findRefundById(db: DbOrTx, refundId: number): Promise<Refu
   return row ?? null;
 }
 
-// Lock order everywhere: the payment first, then its refund (then ledger balances).
-export async function lockRefund(tx: Tx, refundId: number): Promise<RefundRow | null> {
-  const [row] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+// Lock order everywhere: the payment first, then its refund (then ledger balances). Both in one statement: FOR UPDATE
+// of a join locks each row it returns table by table in the order of FROM, the payment's before the refund's.
+export async function lockRefundWithPayment(tx: Tx, refundId: number, paymentId: number): Promise<{ payment: PaymentRow; refund: RefundRow } | null> {
+  const [row] = await tx
+    .select({ payment: payments, refund: refunds })
+    .from(payments)
+    .innerJoin(refunds, and(eq(refunds.id, refundId), eq(refunds.paymentId, payments.id)))
+    .where(eq(payments.id, paymentId))
+    .for('update');
   return row ?? null;
 }
 

@@ -53,6 +53,13 @@ describe.each(engines)('the audit log’s status moves on %s', (engine) => {
     const [payment] = await queryRows<{ id: number }>(harness.database, sql`select id from payments where token = ${token}`);
     const paymentId = String(payment!.id);
     const keyActor = `key:${merchant.sandboxKey.slice(0, 'sk_sandbox_'.length + 4)}`;
+    // The cancel's transaction got the key's audit settings with its BEGIN (platform/audit-handoff.ts); migration
+    // 0019's trigger adds a person's action, request id and address to a move, never a key's.
+    const storedMoves = await queryRows<{ actor: string | null; action: string | null; request_id: string | null; ip_address: string | null }>(
+      harness.database,
+      sql`select actor, action, request_id, ip_address from payment_status_changes where payment_id = ${payment!.id} order by id`,
+    );
+    expect(storedMoves.at(-1)).toEqual({ actor: keyActor, action: null, request_id: null, ip_address: null });
 
     const newest = (await list('limit=8')).events;
     expect(newest.slice(0, 3).map((event) => [event.subject_type, event.subject_id, event.action])).toEqual([

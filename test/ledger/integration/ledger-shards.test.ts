@@ -7,7 +7,14 @@ import { chargeOf, payoutReserved } from '../../../src/ledger/domain/ledger-post
 import { decideTransition, NO_FINAL_CHANGE } from '../../../src/payments/domain/payment-status.ts';
 import type { Db } from '../../../src/platform/database.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
-import { AVAILABLE_SHARDS, InsufficientBalanceError, postLedger, readWallets, type LedgerScope } from '../../../src/ledger/store/ledger-repo.ts';
+import {
+  AVAILABLE_SHARDS,
+  InsufficientBalanceError,
+  ledgerTransaction,
+  postLedger,
+  readWallets,
+  type LedgerScope,
+} from '../../../src/ledger/store/ledger-repo.ts';
 import { transitionPayment } from '../../support/bare-transition.ts';
 import { payments } from '../../../src/payments/store/schema.ts';
 import { testEngines } from '../../support/databases.ts';
@@ -54,12 +61,30 @@ describe.each(engines)('available balance shards on %s', (engine) => {
     await db().transaction((tx) => transitionPayment(tx, id, PENDING_TO_APPROVED));
     return id;
   };
-  // The payout row and its reservation commit together, as in flows/payouts.ts.
+  // The payout row and its reservation commit together, as in flows/payouts.ts (ledgerTransaction: a first run that
+  // finds no single row is rolled back and run again gathering); `runs` counts the runs of the transaction's work.
+  let runs = 0;
   const reservePayout = (scope: LedgerScope, amountMinor: number) =>
+    ledgerTransaction(db(), async (tx) => {
+      runs += 1;
+      const id = await insertPayment(scope, 'payout', amountMinor, tx);
+      return postLedger(tx, scope, payoutReserved(chargeOf(amountMinor, 'USD', NO_COMMISSION)), { paymentId: id });
+    });
+  // Any other transaction: the one-row try runs under a savepoint, and the gathering follows in the same transaction.
+  const reservePayoutInPlainTransaction = (scope: LedgerScope, amountMinor: number) =>
     db().transaction(async (tx) => {
       const id = await insertPayment(scope, 'payout', amountMinor, tx);
       return postLedger(tx, scope, payoutReserved(chargeOf(amountMinor, 'USD', NO_COMMISSION)), { paymentId: id });
     });
+  const payoutCount = async (scope: LedgerScope) =>
+    Number(
+      (
+        await queryRows<{ count: string }>(
+          harness.database,
+          sql`select count(*)::text as count from payments where merchant_id = ${scope.merchantId} and operation_type = 'payout'`,
+        )
+      )[0]!.count,
+    );
   const shardRows = (scope: LedgerScope) =>
     queryRows<{ shard: number; balance: string }>(
       harness.database,
@@ -80,7 +105,9 @@ describe.each(engines)('available balance shards on %s', (engine) => {
     const scope = await newScope();
     for (let index = 0; index < 6; index += 1) await approve(scope, 1000);
     const before = await shardRows(scope);
+    runs = 0;
     await reservePayout(scope, 300);
+    expect(runs).toBe(1);
     const after = await shardRows(scope);
     const changed = after.filter((row, index) => row.balance !== before[index]!.balance);
     expect(changed).toHaveLength(1);
@@ -95,12 +122,26 @@ describe.each(engines)('available balance shards on %s', (engine) => {
     const rows = (await shardRows(scope)).length;
     expect((await shardRows(scope)).every((row) => Number(row.balance) <= 1000 * 2)).toBe(true);
     await expect(reservePayout(scope, 6001)).rejects.toBeInstanceOf(InsufficientBalanceError);
+    runs = 0;
     await reservePayout(scope, 4500);
+    expect(runs).toBe(2); // the one-row run, rolled back whole, then the gathering run
+    expect(await payoutCount(scope)).toBe(1); // the first run left nothing behind
     const balances = (await shardRows(scope)).map((row) => Number(row.balance));
     expect(balances).toHaveLength(rows);
     expect(balances.reduce((sum, balance) => sum + balance, 0)).toBe(1500);
     expect(Math.max(...balances) - Math.min(...balances)).toBeLessThan(rows); // even, the remainder on the first row
     expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 1500, hold: 4500 }]);
+    expect(await findLedgerViolations(db())).toEqual([]);
+  });
+
+  it('gathers under a savepoint in a transaction ledgerTransaction did not begin, in that same transaction', async () => {
+    const scope = await newScope();
+    for (let index = 0; index < 6; index += 1) await approve(scope, 1000);
+    await expect(reservePayoutInPlainTransaction(scope, 6001)).rejects.toBeInstanceOf(InsufficientBalanceError);
+    await reservePayoutInPlainTransaction(scope, 300); // one row
+    await reservePayoutInPlainTransaction(scope, 4500); // every row
+    expect(await payoutCount(scope)).toBe(2);
+    expect(await readWallets(db(), scope, 'USD')).toEqual([{ currency: 'USD', available: 1200, hold: 4800 }]);
     expect(await findLedgerViolations(db())).toEqual([]);
   });
 
