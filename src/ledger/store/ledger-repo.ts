@@ -1,7 +1,9 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
-import { availableShardOf, type GuardedDebitMode, postingStatement } from './posting-statement.ts';
+import { availableShardOf, type GuardedDebitMode, type PostingCte, postingCtes, type PostingStatementInput, postingStatement } from './posting-statement.ts';
+
+export { POSTED_CTE, type PostingCte } from './posting-statement.ts';
 import { ledgerBalances } from './schema.ts';
 
 export { AVAILABLE_SHARDS } from './posting-statement.ts';
@@ -47,18 +49,7 @@ export class InsufficientBalanceError extends Error {
 //   ledgerTransaction the whole transaction is rolled back and run again gathering; in any other the try runs
 //   under a savepoint (a round trip more).
 export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs = {}): Promise<number> {
-  const paymentId = refs.paymentId ?? null;
-  const refundId = refs.refundId ?? null;
-  const disputeId = refs.disputeId ?? null;
-  const input = {
-    ...scope,
-    posting,
-    paymentId,
-    refundId,
-    disputeId,
-    creditShard: availableShardOf(paymentId ?? refundId ?? disputeId ?? 0),
-    subjectShard: availableShardOf(refundId ?? disputeId ?? paymentId ?? 0),
-  };
+  const input = postingInputOf(scope, posting, refs);
   const guardsAvailable = posting.guardedDebitMinor > 0 && posting.entries.some((entry) => entry.account === 'available');
   const rerunMode = rerunnableModes.get(tx);
   if (guardsAvailable && rerunMode === 'one-shard') {
@@ -80,6 +71,29 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
   // rolled back by this throw, undoes the steps before it).
   if (guardsAvailable) throw new InsufficientBalanceError(posting.guardedDebitMinor, posting.currency);
   throw new Error(`ledger posting ${posting.kind} found a balance it debits missing`);
+}
+
+function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): Omit<PostingStatementInput, 'mode'> {
+  const paymentId = refs.paymentId ?? null;
+  const refundId = refs.refundId ?? null;
+  const disputeId = refs.disputeId ?? null;
+  return {
+    ...scope,
+    posting,
+    paymentId,
+    refundId,
+    disputeId,
+    creditShard: availableShardOf(paymentId ?? refundId ?? disputeId ?? 0),
+    subjectShard: availableShardOf(refundId ?? disputeId ?? paymentId ?? 0),
+  };
+}
+
+// A posting without a guarded debit (nothing to refuse, nothing to gather) as part of a larger statement that runs it
+// only when `gate` holds: its transaction's id is then in the CTE named POSTED_CTE, and a statement that finds none
+// there while the gate held found a balance the posting debits missing (postLedger's error).
+export function unguardedPostingCtes(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs, gate: SQL): PostingCte[] {
+  if (posting.guardedDebitMinor > 0) throw new Error(`ledger posting ${posting.kind} has a guarded debit: postLedger writes it`);
+  return postingCtes({ ...postingInputOf(scope, posting, refs), mode: 'all-shards' }, gate);
 }
 
 // The transactions of ledgerTransaction, and how their guarded debits find their money.

@@ -31,6 +31,12 @@ export interface PostingStatementInput {
 // Balance rows are locked in this order (available before hold), so two postings never deadlock.
 const LOCK_ORDER: readonly LedgerAccount[] = BALANCED_ACCOUNTS;
 
+// A part of a statement: one common table expression, `name as (body)`.
+export interface PostingCte {
+  name: string;
+  body: SQL;
+}
+
 // One statement: the transaction row, its entries, and the running balances it moves (BALANCED_ACCOUNTS only; the
 // others are the sums of their entries); it answers the transaction's id, or null when a step found nothing to
 // move (the guarded debit too little money, or a debited balance missing).
@@ -39,71 +45,123 @@ const LOCK_ORDER: readonly LedgerAccount[] = BALANCED_ACCOUNTS;
 // - A debit of hold is an UPDATE (an INSERT … ON CONFLICT would check its proposed row, the bare negative amount,
 //   against the CHECK before finding the conflict); every other change is an upsert.
 export function postingStatement(input: PostingStatementInput): SQL {
+  const ctes = postingCtes(input, sql`true`);
+  return sql`with ${sql.join(
+    ctes.map((cte) => sql`${sql.raw(cte.name)} as (${cte.body})`),
+    sql`, `,
+  )} select (select id from ${sql.raw(POSTED_CTE)}) as id`;
+}
+
+// The CTE of a posting's statement that answers the ledger transaction's id (none when nothing was posted).
+export const POSTED_CTE = 'posted';
+
+// The posting as the common table expressions of a larger statement (a status move's: payments/store/
+// status-move-statement.ts), its first step run only when `gate` holds (read once, before it touches a row).
+export function postingCtes(input: PostingStatementInput, gate: SQL): PostingCte[] {
   const { merchantId, environment, posting } = input;
   const key = sql`merchant_id = ${merchantId} and environment = ${environment} and currency = ${posting.currency}`;
   const balanced = posting.entries
     .filter((entry) => LOCK_ORDER.includes(entry.account))
     .sort((left, right) => LOCK_ORDER.indexOf(left.account) - LOCK_ORDER.indexOf(right.account));
   if (balanced.length === 0) throw new Error(`ledger posting ${posting.kind} moves no balanced account`);
-  const steps = balanced.map((entry, index) => {
-    const name = sql.raw(`step_${index}`);
-    const after = index === 0 ? sql`true` : sql`exists (select 1 from ${sql.raw(`step_${index - 1}`)})`;
+  const steps = balanced.flatMap((entry, index): PostingCte[] => {
+    const name = `step_${index}`;
+    const after = index === 0 ? gate : sql`exists (select 1 from ${sql.raw(`step_${index - 1}`)})`;
     const { account, amountMinor } = entry;
     if (account === 'available' && posting.guardedDebitMinor > 0) {
-      const parts = { key, after, name, locked: sql.raw(`locked_${index}`), gathered: sql.raw(`gathered_${index}`) };
+      const parts = { key, after, name, locked: `locked_${index}`, gathered: `gathered_${index}` };
       return guardedDebitSteps({ ...parts, debit: posting.guardedDebitMinor, subjectShard: input.subjectShard, mode: input.mode });
     }
     const rowShard = account === 'available' ? input.creditShard : input.subjectShard; // hold: reserved and released on one row
     if (NON_NEGATIVE_ACCOUNTS.includes(account) && amountMinor < 0) {
-      return sql`${name} as (update ${ledgerBalances} set balance_minor = balance_minor + ${amountMinor}, updated_at = now()
-        where ${key} and account = ${account} and shard = ${rowShard} and ${after} returning account)`;
+      return [
+        {
+          name,
+          body: sql`update ${ledgerBalances} set balance_minor = balance_minor + ${amountMinor}, updated_at = now()
+        where ${key} and account = ${account} and shard = ${rowShard} and ${after} returning account`,
+        },
+      ];
     }
-    return sql`${name} as (insert into ${ledgerBalances} (merchant_id, environment, currency, account, shard, balance_minor)
+    return [
+      {
+        name,
+        body: sql`insert into ${ledgerBalances} (merchant_id, environment, currency, account, shard, balance_minor)
       select ${merchantId}, ${environment}, ${posting.currency}, ${account}, ${rowShard}, ${amountMinor} where ${after}
       on conflict (merchant_id, environment, currency, account, shard)
-      do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account)`;
+      do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account`,
+      },
+    ];
   });
   const entries = JSON.stringify(posting.entries.map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor })));
-  const last = sql.raw(`step_${steps.length - 1}`);
-  return sql`with ${sql.join(steps, sql`, `)},
-    posted as (insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id, refund_id, dispute_id)
+  const last = sql.raw(`step_${balanced.length - 1}`);
+  const posted = sql.raw(POSTED_CTE);
+  return [
+    ...steps,
+    {
+      name: POSTED_CTE,
+      body: sql`insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id, refund_id, dispute_id)
       select ${merchantId}, ${environment}, ${posting.currency}, ${posting.kind}, ${input.paymentId}::bigint, ${input.refundId}::bigint,
         ${input.disputeId}::bigint
-      where exists (select 1 from ${last}) returning id),
-    entered as (insert into ${ledgerEntries} (transaction_id, account, amount_minor)
-      select posted.id, entry.account, entry.amount_minor from posted
-      cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint))
-    select (select id from posted) as id`;
+      where exists (select 1 from ${last}) returning id`,
+    },
+    {
+      name: 'entered',
+      body: sql`insert into ${ledgerEntries} (transaction_id, account, amount_minor)
+      select ${posted}.id, entry.account, entry.amount_minor from ${posted}
+      cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint)`,
+    },
+  ];
 }
 
 interface GuardedStepParts {
   key: SQL;
   after: SQL;
-  name: SQL;
-  locked: SQL;
-  gathered: SQL;
+  name: string;
+  locked: string;
+  gathered: string;
   debit: number;
   subjectShard: number;
   mode: GuardedDebitMode;
 }
 
-function guardedDebitSteps({ key, after, name, locked, gathered, debit, subjectShard, mode }: GuardedStepParts): SQL {
+function guardedDebitSteps({ key, after, name, locked, gathered, debit, subjectShard, mode }: GuardedStepParts): PostingCte[] {
+  const lockedRows = sql.raw(locked);
   if (mode === 'one-shard') {
     const turn = sql`(shard + ${AVAILABLE_SHARDS - subjectShard}) % ${AVAILABLE_SHARDS}`;
-    return sql`${locked} as (select shard from ${ledgerBalances}
+    return [
+      {
+        name: locked,
+        body: sql`select shard from ${ledgerBalances}
         where ${key} and account = 'available' and balance_minor >= ${debit}::bigint and ${after}
           and not exists (select 1 from ${ledgerBalances} where ${key} and account = 'available' and balance_minor < 0)
-        order by ${turn} limit 1 for update skip locked),
-      ${name} as (update ${ledgerBalances} set balance_minor = balance_minor - ${debit}::bigint, updated_at = now()
-        where ${key} and account = 'available' and shard = (select shard from ${locked}) and balance_minor >= ${debit}::bigint
-        returning account)`;
+        order by ${turn} limit 1 for update skip locked`,
+      },
+      {
+        name,
+        body: sql`update ${ledgerBalances} set balance_minor = balance_minor - ${debit}::bigint, updated_at = now()
+        where ${key} and account = 'available' and shard = (select shard from ${lockedRows}) and balance_minor >= ${debit}::bigint
+        returning account`,
+      },
+    ];
   }
-  return sql`${locked} as (select shard, balance_minor from ${ledgerBalances}
-        where ${key} and account = 'available' and ${after} order by shard for update),
-      ${gathered} as (select sum(balance_minor)::bigint - ${debit}::bigint as remaining, count(*) as shards, min(shard) as first_shard from ${locked}),
-      ${name} as (update ${ledgerBalances} set updated_at = now(),
-        balance_minor = (select remaining / shards from ${gathered})
-          + case when shard = (select first_shard from ${gathered}) then (select remaining % shards from ${gathered}) else 0 end
-        where ${key} and account = 'available' and shard in (select shard from ${locked})
-          and (select remaining from ${gathered}) >= 0 returning account)`;
+  const gatheredRow = sql.raw(gathered);
+  return [
+    {
+      name: locked,
+      body: sql`select shard, balance_minor from ${ledgerBalances}
+        where ${key} and account = 'available' and ${after} order by shard for update`,
+    },
+    {
+      name: gathered,
+      body: sql`select sum(balance_minor)::bigint - ${debit}::bigint as remaining, count(*) as shards, min(shard) as first_shard from ${lockedRows}`,
+    },
+    {
+      name,
+      body: sql`update ${ledgerBalances} set updated_at = now(),
+        balance_minor = (select remaining / shards from ${gatheredRow})
+          + case when shard = (select first_shard from ${gatheredRow}) then (select remaining % shards from ${gatheredRow}) else 0 end
+        where ${key} and account = 'available' and shard in (select shard from ${lockedRows})
+          and (select remaining from ${gatheredRow}) >= 0 returning account`,
+    },
+  ];
 }

@@ -20,16 +20,34 @@ const checkSnapshotConflict = jsonColumnCheck('outbox.event_snapshot.conflict', 
 
 // The payment part of a snapshot, read from the row aliased p; the columns an outcome statement is changing in the
 // same statement come from what it writes (an UPDATE's other readers see the row as it was).
-function paymentSnapshotSql(written: { status: SQL; declineReason: SQL; issuedWalletToken: SQL }): SQL {
-  const walletToken = sql`coalesce(p.wallet_token, ${written.issuedWalletToken})`;
+function paymentSnapshotSql(written: { status: SQL; declineReason: SQL; issuedWalletToken: SQL }, row: SQL = sql.raw('p')): SQL {
+  const walletToken = sql`coalesce(${row}.wallet_token, ${written.issuedWalletToken})`;
   return sql`jsonb_build_object(
-    'token', p.token, 'operationType', p.operation_type, 'status', ${written.status},
-    'amountMinor', p.amount_minor, 'currency', p.currency,
-    'gatewayAmountMinor', p.gateway_amount_minor, 'gatewayCurrency', p.gateway_currency,
-    'extraReturnParam', p.extra_return_param, 'orderNumber', p.order_number,
-    'cardHolder', p.card_holder, 'cardMask', p.card_mask, 'declineReason', ${written.declineReason},
+    'token', ${row}.token, 'operationType', ${row}.operation_type, 'status', ${written.status},
+    'amountMinor', ${row}.amount_minor, 'currency', ${row}.currency,
+    'gatewayAmountMinor', ${row}.gateway_amount_minor, 'gatewayCurrency', ${row}.gateway_currency,
+    'extraReturnParam', ${row}.extra_return_param, 'orderNumber', ${row}.order_number,
+    'cardHolder', ${row}.card_holder, 'cardMask', ${row}.card_mask, 'declineReason', ${written.declineReason},
     -- the saved card a wallet payment charged, or the one an approved first payment saved, shown by its mask
-    'walletToken', ${walletToken}, 'walletDisplayName', case when ${walletToken} is not null then p.card_mask end)`;
+    'walletToken', ${walletToken}, 'walletDisplayName', case when ${walletToken} is not null then ${row}.card_mask end)`;
+}
+
+// The notification a locked status move (status-move-statement.ts) queues in its own statement, about the payment as
+// the move left it (the CTE `moved` returns the whole row): the same snapshot and sequence as insertNotificationEvent.
+// The caller locked the payment's row in an earlier statement, so this statement's snapshot sees every sequence
+// committed before.
+export function movedPaymentNotificationSql(values: { occurredAt: Date; eventId: string }): SQL {
+  const moved = sql.raw('moved');
+  const snapshot = paymentSnapshotSql(
+    { status: sql`moved.status`, declineReason: sql`moved.decline_reason`, issuedWalletToken: sql`moved.issued_wallet_token` },
+    moved,
+  );
+  const at = values.occurredAt.toISOString();
+  return sql`insert into outbox (topic, payment_id, due_at, event_id, event_sequence, event_snapshot)
+    select 'notification', moved.id, ${at}::timestamptz, ${values.eventId},
+      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = moved.id and o.topic = 'notification'),
+      jsonb_build_object('kind', 'payment', 'occurredAt', ${at}::text, 'payment', ${snapshot}, 'record', null, 'conflict', null)
+    from moved`;
 }
 
 // The notification an outcome statement (outcome-statement-repo.ts outcomeQuery) queues for the payment it moved to a final

@@ -1,25 +1,33 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
+import { type LedgerPosting, POSTED_CTE, unguardedPostingCtes } from '../../ledger/index.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
 import type { Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
+import { movedPaymentNotificationSql } from './notification-events-repo.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { outbox, paymentLogs, payments, paymentStatusChanges } from './schema.ts';
 
 export interface StatusMove {
   paymentId: number;
+  scope: { merchantId: number; environment: PaymentRow['environment'] }; // the payment's, for the posting
   transition: Pick<PaymentTransition, 'from' | 'to'>;
   cause: StatusCause;
   set: Record<string, unknown>; // the payment's columns the move writes (its status included)
   logs: readonly { kind: string; entry: unknown }[];
   closeStatusChecks: boolean;
   now: Date;
+  notificationEventId: string | null; // the merchant's notification of the move, queued with it
+  posting: LedgerPosting | null; // what the move is worth, without a guarded debit (status-writer.ts posts those itself)
 }
 
 // A status move in one statement: the payment's row moved while it still has the transition's `from`, with its
-// status-history row (the actor of the request, if one is acting), the move's log rows and, when the move ends the
-// payment's wait, its open status checks closed. null when the payment no longer had `from`: nothing is written.
+// status-history row (the actor of the request, if one is acting), the move's log rows, when the move ends the
+// payment's wait its open status checks closed, the merchant's notification and the ledger posting. null when the
+// payment no longer had `from`: nothing is written. The caller holds the payment's row lock (status-writer.ts), so
+// the notification's sequence sees every event committed before; the posting's balance rows are locked last, after
+// the payment's.
 export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow | null> {
   const at = sql`${move.now.toISOString()}::timestamptz`;
   const update = tx
@@ -37,7 +45,24 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
     order by entries.position`);
   const closed = tx.$with('closed', {}).as(sql`update ${outbox} set done_at = ${at} from moved
     where outbox.payment_id = moved.id and outbox.topic = 'status_check' and outbox.done_at is null`);
-  const statement = move.closeStatusChecks ? tx.with(moved, recorded, logged, closed) : tx.with(moved, recorded, logged);
-  const [row] = await statement.select().from(moved);
-  return row ?? null;
+  const parts: WithSubquery[] = [moved, recorded, logged, ...(move.closeStatusChecks ? [closed] : [])];
+  if (move.notificationEventId !== null) {
+    parts.push(tx.$with('queued', {}).as(movedPaymentNotificationSql({ occurredAt: move.now, eventId: move.notificationEventId })));
+  }
+  if (move.posting !== null) {
+    const scope = { merchantId: move.scope.merchantId, environment: move.scope.environment };
+    const ctes = unguardedPostingCtes(scope, move.posting, { paymentId: move.paymentId }, sql`exists (select 1 from moved)`);
+    for (const cte of ctes) parts.push(tx.$with(cte.name, {}).as(cte.body));
+  }
+  const columns = Object.fromEntries(Object.keys(getTableColumns(payments)).map((key) => [key, (moved as unknown as Record<string, unknown>)[key]]));
+  const postedId = sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
+  const selection = move.posting === null ? columns : { ...columns, postedId };
+  const [row] = (await tx
+    .with(...parts)
+    .select(selection as never)
+    .from(moved)) as (PaymentRow & { postedId?: string | null })[];
+  if (!row) return null;
+  if (move.posting !== null && row.postedId === null) throw new Error(`ledger posting ${move.posting.kind} found a balance it debits missing`);
+  const { postedId: _posted, ...payment } = row;
+  return payment;
 }

@@ -26,27 +26,34 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
   assertPaymentJson(changes);
   const now = new Date();
   let payment = change.payment;
+  // A posting with a guarded debit may refuse or gather (postLedger): it stays a statement of its own, after the move.
+  const separatePosting = change.posting !== null && change.posting.guardedDebitMinor > 0;
   if (transition !== null) {
     // A recurring first payment's approval issues the tokens of its series (store/recurring-repo.ts).
     const series = transition.to === 'approved' ? seriesColumnsOnTransition(changes.recurringGatewayToken, now) : {};
     const set = { ...changes, ...series, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now };
-    // the row, its history, its logs and its closed checks: one statement
+    // the row, its history, its logs, its closed checks, its notification and its posting: one statement
     const moved = await moveStatus(tx, {
       paymentId,
+      scope: { merchantId: payment.merchantId, environment: payment.environment },
       transition,
       cause: change.cause,
       set,
       logs: change.logs,
       closeStatusChecks: change.closeStatusChecks,
       now,
+      notificationEventId: change.notificationEventId,
+      posting: separatePosting ? null : change.posting,
     });
     if (!moved) return null;
     payment = moved;
-  } else {
-    if (Object.keys(changes).length > 0) payment = await updatePayment(tx, paymentId, changes);
-    await insertPaymentLogs(tx, paymentId, change.logs);
-    if (change.closeStatusChecks) await finishOpenWork(tx, paymentId, 'status_check');
+    if (change.statusCheckDueAt !== null) await rescheduleStatusCheck(tx, paymentId, change.statusCheckDueAt);
+    if (separatePosting && change.posting !== null) await postLedger(tx, payment, change.posting, { paymentId });
+    return payment;
   }
+  if (Object.keys(changes).length > 0) payment = await updatePayment(tx, paymentId, changes);
+  await insertPaymentLogs(tx, paymentId, change.logs);
+  if (change.closeStatusChecks) await finishOpenWork(tx, paymentId, 'status_check');
   if (change.statusCheckDueAt !== null) await rescheduleStatusCheck(tx, paymentId, change.statusCheckDueAt);
   if (change.notificationEventId !== null) {
     await insertNotificationEvent(
@@ -60,7 +67,7 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
         eventId: change.notificationEventId,
         occurredAt: now,
       },
-      transition !== null || Object.keys(changes).length > 0, // the UPDATE above holds the payment's row lock
+      Object.keys(changes).length > 0, // the UPDATE above holds the payment's row lock
     );
   }
   // last: it locks the merchant's balance rows until the commit
