@@ -21,7 +21,15 @@ export type { Charge, LedgerPosting } from './domain/ledger-postings.ts';
 export { getBalance } from './flows/balance.ts';
 export { VIOLATIONS_PER_RULE_MAX, findLedgerViolations, findOverdrawnWallets } from './store/ledger-check-repo.ts';
 export type { LedgerViolation, OverdrawnWallet } from './store/ledger-check-repo.ts';
-export { AVAILABLE_SHARDS, InsufficientBalanceError, ledgerTransaction, POSTED_CTE, postLedger, unguardedPostingCtes } from './store/ledger-repo.ts';
+export {
+  AVAILABLE_SHARDS,
+  InsufficientBalanceError,
+  ledgerTransaction,
+  POSTED_CTE,
+  postLedger,
+  unguardedPostingCtes,
+  type LedgerScope,
+} from './store/ledger-repo.ts';
 export { findWalletViolations } from './store/wallet-check-repo.ts';
 export { InsufficientWalletError, postWalletLedger, readWalletBalances } from './store/wallet-ledger-repo.ts';
 export { STATEMENT_PAGE_ROWS_MAX, getStatement } from './flows/statement.ts';

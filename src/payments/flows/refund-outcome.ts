@@ -4,23 +4,16 @@ import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import { paymentLogEntries } from './payment-log-entries.ts';
 import type { Db } from '../../platform/database.ts';
-import { postLedger } from '../../ledger/index.ts';
 import type { PaymentRow } from '../store/payments-repo.ts';
-import { queueNotificationUnderLock } from './notification-events.ts';
 import { insertPaymentLogs } from '../store/payment-logs-repo.ts';
 import { lockPayment } from '../store/processing-repo.ts';
 import type { Tx } from '../../platform/database.ts';
 import { changeLockedPayment } from './payment-status-change.ts';
-import {
-  changeRefundedMinor,
-  countRefundsOfPayment,
-  lockRefundWithPayment,
-  setRefundGatewayToken,
-  type FinalRefundStatus,
-  type RefundRow,
-} from '../store/refunds-repo.ts';
+import { queueNotificationUnderLock } from './notification-events.ts';
+import { countRefundsOfPayment, lockRefundWithPayment, setRefundGatewayToken, type FinalRefundStatus, type RefundRow } from '../store/refunds-repo.ts';
 import { recordFailedLookup } from './failed-lookup.ts';
-import { finishRefundWithLogs } from '../store/refund-settle-repo.ts';
+import { settleRefundWithLogs } from '../store/refund-settle-repo.ts';
+import { newEventId } from '../domain/event-id.ts';
 
 // The payment is refunded once its last captured unit is: no ledger posting of its own (postingForTransition gives
 // none for approved → refunded), each refund posted what it moved.
@@ -81,24 +74,33 @@ async function settleRefund(
   logs: readonly { kind: string; entry: unknown }[],
 ): Promise<RefundRow> {
   const declineReason = status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null;
-  // the refund final, the exchange's logs, its checks closed and its exchange marker released: one statement
-  const finished = await finishRefundWithLogs(tx, refund.id, status, { gatewayToken: answer.gatewayToken, declineReason }, logs);
-  if (!finished) throw new Error(`refund ${refund.id} left pending while its row was locked`);
   const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
-  const scope = { merchantId: refund.merchantId, environment: refund.environment };
-  const refs = { paymentId: payment.id, refundId: refund.id };
-  if (status === 'approved') await markRefundedWhenComplete(tx, payment, answer.cause);
-  else await changeRefundedMinor(tx, payment.id, -refund.amountMinor);
-  await queueNotificationUnderLock(tx, payment.id, { kind: 'refund', refundId: refund.id }); // locked by applyRefundOutcome
-  // last: it locks the merchant's balance rows until the commit
-  await postLedger(tx, scope, status === 'approved' ? refundSent(charge) : refundReleased(charge), refs);
+  // A refund that took the payment's last captured unit may move it to refunded: that event is told before the
+  // refund's own, so the refund's notification waits for the move.
+  const mayComplete = status === 'approved' && takesLastCapturedUnit(payment);
+  // One statement: the refund final, the exchange's logs, its checks closed, its exchange marker released, its
+  // notification, its posting and, when declined, its amount refundable again.
+  const finished = await settleRefundWithLogs(tx, refund, status, { gatewayToken: answer.gatewayToken, declineReason }, logs, {
+    notificationEventId: mayComplete ? null : newEventId(),
+    posting: status === 'approved' ? refundSent(charge) : refundReleased(charge),
+    scope: { merchantId: refund.merchantId, environment: refund.environment },
+    releasedMinor: status === 'approved' ? 0 : refund.amountMinor,
+  });
+  if (!finished) throw new Error(`refund ${refund.id} left pending while its row was locked`);
+  if (mayComplete) {
+    await markRefundedWhenComplete(tx, payment, answer.cause);
+    await queueNotificationUnderLock(tx, payment.id, { kind: 'refund', refundId: refund.id }); // locked by applyRefundOutcome
+  }
   return finished;
 }
+
+const takesLastCapturedUnit = (payment: PaymentRow) =>
+  payment.status === 'approved' && payment.capturedMinor !== null && payment.refundedMinor >= payment.capturedMinor;
 
 // approved → refunded when the refunds took all it captured and every one of them is approved; the payment's own
 // final status is notified too (type pay, status refunded).
 async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow, cause: StatusCause): Promise<void> {
-  if (payment.status !== 'approved' || payment.capturedMinor === null || payment.refundedMinor < payment.capturedMinor) return;
+  if (!takesLastCapturedUnit(payment)) return;
   if ((await countRefundsOfPayment(tx, payment.id, 'pending')) > 0) return;
   await changeLockedPayment(tx, payment, { transition: APPROVED_TO_REFUNDED, cause });
 }

@@ -62,6 +62,27 @@ export function outcomeNotificationSql(values: { now: SQL; occurredAt: SQL; even
     from moved join payments p on p.id = moved.id`;
 }
 
+// The record part of a refund's snapshot, read from the refund's row under this alias.
+function refundRecordSql(row: SQL): SQL {
+  return sql`jsonb_build_object('token', ${row}.token, 'status', ${row}.status, 'amountMinor', ${row}.amount_minor,
+    'currency', ${row}.currency, 'declineReason', ${row}.decline_reason)`;
+}
+
+// The notification a refund's settling statement (refund-settle-repo.ts) queues with the refund it made final (the CTE
+// `finished` returns the whole refund row): the same snapshot and sequence as insertNotificationEvent, the payment as
+// this statement sees it (the statement changes none of the payment's columns a snapshot tells). The caller holds the
+// payment's row lock since an earlier statement.
+export function finishedRefundNotificationSql(values: { occurredAt: Date; eventId: string }): SQL {
+  const at = values.occurredAt.toISOString();
+  return sql`insert into outbox (topic, payment_id, refund_id, event_id, due_at, event_sequence, event_snapshot)
+    select 'notification', p.id, finished.id, ${values.eventId}, ${at}::timestamptz,
+      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = p.id and o.topic = 'notification'),
+      jsonb_build_object('kind', 'refund', 'occurredAt', ${at}::text,
+        'payment', ${paymentSnapshotSql({ status: sql`p.status`, declineReason: sql`p.decline_reason`, issuedWalletToken: sql`p.issued_wallet_token` })},
+        'record', ${refundRecordSql(sql.raw('finished'))}, 'conflict', null)
+    from finished join payments p on p.id = finished.payment_id`;
+}
+
 // Queues a notification with the next sequence number of its payment and a snapshot of the payment (and of the
 // refund or dispute it is about) as this transaction sees them. The payment's row lock orders the allocations of
 // concurrent events; the insert, a statement of its own, then sees every sequence committed before. A caller that
@@ -78,8 +99,7 @@ export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow,
         'occurredAt', ${row.occurredAt.toISOString()}::text,
         'payment', ${paymentSnapshotSql({ status: sql`p.status`, declineReason: sql`p.decline_reason`, issuedWalletToken: sql`p.issued_wallet_token` })},
         'record', case
-          when r.id is not null then jsonb_build_object('token', r.token, 'status', r.status, 'amountMinor', r.amount_minor,
-            'currency', r.currency, 'declineReason', r.decline_reason)
+          when r.id is not null then ${refundRecordSql(sql.raw('r'))}
           when d.id is not null then jsonb_build_object('token', d.token, 'status', d.status, 'amountMinor', d.amount_minor,
             'currency', d.currency, 'declineReason', null)
         end,

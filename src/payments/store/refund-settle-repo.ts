@@ -1,19 +1,33 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
+import { type LedgerPosting, type LedgerScope, POSTED_CTE, unguardedPostingCtes } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
+import { finishedRefundNotificationSql } from './notification-events-repo.ts';
 import type { FinalRefundStatus, RefundRow } from './refunds-repo.ts';
-import { outbox, paymentLogs, refunds } from './schema.ts';
+import { outbox, paymentLogs, payments, refunds } from './schema.ts';
+
+// What settles with a refund in its statement: the merchant's notification, the ledger posting (without a guarded
+// debit) and, for a declined refund, its amount made refundable again on the payment.
+export interface RefundSettlement {
+  notificationEventId: string | null; // null: the caller queues it after what must be told first
+  posting: LedgerPosting;
+  scope: LedgerScope;
+  releasedMinor: number; // taken off payments.refunded_minor; 0: nothing
+}
 
 // pending → approved | declined, once, in one statement with what goes with it: the exchange's log rows, the refund's
-// open checks closed and its exchange marker released (a final refund is never sent again). null when the refund was
-// no longer pending: then nothing is written. Run under the payment's and the refund's row locks.
-export async function finishRefundWithLogs(
+// open checks closed, its exchange marker released (a final refund is never sent again) and the settlement. null
+// when the refund was no longer pending: then nothing is written. Run under the payment's and the refund's row locks
+// (the notification's sequence sees every event committed before; the balance rows are locked last).
+export async function settleRefundWithLogs(
   tx: Tx,
-  refundId: number,
+  refund: Pick<RefundRow, 'id' | 'paymentId'>,
   status: FinalRefundStatus,
   changes: { gatewayToken: string | null; declineReason: string | null },
   logs: readonly { kind: string; entry: unknown }[],
+  settlement: RefundSettlement,
 ): Promise<RefundRow | null> {
+  const refundId = refund.id;
   const now = new Date();
   const update = tx
     .update(refunds)
@@ -36,6 +50,30 @@ export async function finishRefundWithLogs(
   const closed = tx.$with('closed', {}).as(sql`update ${outbox} set done_at = ${now.toISOString()}::timestamptz, locked_until = null
     from finished where outbox.payment_id = finished.payment_id and outbox.refund_id = finished.id
     and outbox.topic = 'refund_check' and outbox.done_at is null`);
-  const [row] = await tx.with(finished, logged, closed).select().from(finished);
-  return row ?? null;
+  const parts: WithSubquery[] = [finished, logged, closed];
+  if (settlement.releasedMinor > 0) {
+    parts.push(
+      tx
+        .$with('released', {})
+        .as(sql`update ${payments} set refunded_minor = refunded_minor - ${settlement.releasedMinor}, updated_at = ${now.toISOString()}::timestamptz
+        from finished where payments.id = finished.payment_id`),
+    );
+  }
+  if (settlement.notificationEventId !== null) {
+    parts.push(tx.$with('queued', {}).as(finishedRefundNotificationSql({ occurredAt: now, eventId: settlement.notificationEventId })));
+  }
+  const refs = { paymentId: refund.paymentId, refundId };
+  for (const cte of unguardedPostingCtes(settlement.scope, settlement.posting, refs, sql`exists (select 1 from finished)`)) {
+    parts.push(tx.$with(cte.name, {}).as(cte.body));
+  }
+  const columns = Object.fromEntries(Object.keys(getTableColumns(refunds)).map((key) => [key, (finished as unknown as Record<string, unknown>)[key]]));
+  const postedId = sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
+  const [row] = (await tx
+    .with(...parts)
+    .select({ ...columns, postedId } as never)
+    .from(finished)) as (RefundRow & { postedId: string | null })[];
+  if (!row) return null;
+  if (row.postedId === null) throw new Error(`ledger posting ${settlement.posting.kind} found a balance it debits missing`);
+  const { postedId: _posted, ...settled } = row;
+  return settled;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
@@ -18,17 +18,6 @@ export interface NewRefund {
   payment: Pick<PaymentRow, 'id' | 'merchantId' | 'environment' | 'currency'>;
   amountMinor: number;
   terms: CommissionTerms;
-}
-
-// Adds a refund to (or, declined, takes it from) what the payment counts as refunded.
-export async function changeRefundedMinor(tx: Tx, paymentId: number, deltaMinor: number): Promise<PaymentRow> {
-  const [row] = await tx
-    .update(payments)
-    .set({ refundedMinor: sql`${payments.refundedMinor} + ${deltaMinor}`, updatedAt: new Date() })
-    .where(eq(payments.id, paymentId))
-    .returning();
-  if (!row) throw new Error(`payment ${paymentId} vanished`);
-  return row;
 }
 
 export async function countRefundsOfPayment(db: DbOrTx, paymentId: number, status: RefundRow['status'] | null = null): Promise<number> {

@@ -1,0 +1,120 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../support/databases.ts';
+import { startReceiver, type Receiver } from '../../support/receiver.ts';
+import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
+
+const engines = await testEngines();
+
+// The round trips to PostgreSQL of an approved Host-to-Host payment, a refund and a payout (issue 24: each a
+// statement's latency and a share of the server's CPU), counted below drizzle on the pg client: every statement the
+// request's connections sent, the sandbox acquirer's included. PostgreSQL only: PGlite has no round trips.
+describe.runIf(engines.includes('postgres'))('the statements of a payment, a refund and a payout on postgres', () => {
+  let server: ServerHarness;
+  let receiver: Receiver;
+  const sent: string[] = [];
+  let counting = false;
+  const query = pg.Client.prototype.query;
+
+  beforeAll(async () => {
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      if (counting)
+        sent.push(
+          String(typeof config === 'string' ? config : config.text)
+            .replace(/\s+/g, ' ')
+            .trim(),
+        );
+      return (query as (...all: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    server = await startServerHarness('postgres', { PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: '10' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    pg.Client.prototype.query = query;
+    await receiver?.close();
+    await server?.close();
+  });
+
+  const counted = async <T>(request: () => Promise<T>): Promise<{ answer: T; statements: string[] }> => {
+    sent.length = 0;
+    counting = true;
+    try {
+      return { answer: await request(), statements: [...sent] };
+    } finally {
+      counting = false;
+    }
+  };
+  const customer = { email: 'ada@example.com', ip: '203.0.113.7' };
+  const pay = (key: string, orderNumber: string) =>
+    server.call('POST', '/api/v1/payments', {
+      key,
+      body: {
+        product: 'Order #24',
+        amount: 1000,
+        currency: 'USD',
+        callbackUrl: `${receiver.url}/hook`,
+        orderNumber,
+        card: { pan: '4242 4242 4242 4242', expires: '12/2030', holder: 'Ada Lovelace', cvv: '321' },
+        customer,
+      },
+    });
+
+  it('pays in 4, refunds in 10 and pays out in 9, the acquirer’s one each included', async () => {
+    const merchant = await server.createMerchant('Round trips');
+    const key = merchant.sandboxKey;
+    for (const orderNumber of ['warm-1', 'warm-2', 'warm-3']) expect((await pay(key, orderNumber)).status).toBe(200);
+    const warmRefund = await server.call('POST', '/api/v1/refunds', { key, body: { token: (await pay(key, 'warm-4')).body.token, amount: 100 } });
+    expect(warmRefund.status, JSON.stringify(warmRefund.body)).toBe(200);
+
+    const payment = await counted(() => pay(key, 'counted-pay'));
+    expect(payment.answer.body.payment.status).toBe('approved');
+    expect(payment.statements).toEqual([
+      expect.stringMatching(/^with "created" as \(insert into "payments"/),
+      expect.stringMatching(/^insert into "sandbox_transactions"/),
+      expect.stringMatching(/^with "moved" as \(update "payments"/),
+    ]);
+
+    const refund = await counted(() => server.call('POST', '/api/v1/refunds', { key, body: { token: payment.answer.body.token, amount: 100 } }));
+    expect(refund.answer.body.refund.status).toBe('approved');
+    expect(refund.statements).toEqual([
+      expect.stringMatching(/^begin; select set_config\('payrail\.actor', 'key:/), // the audit settings ride on BEGIN
+      expect.stringMatching(/^select .* from "payments" where \("payments"\."token" = .* for update of "payments"$/), // found by token and locked
+      expect.stringMatching(/^with "created" as \(insert into "refunds"/),
+      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/), // one row, no savepoint
+      'commit',
+      expect.stringMatching(/^with target as \( select payment_token/), // the sandbox acquirer
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^select "payments"\."id", .* inner join "refunds" .* for update$/), // payment and refund
+      expect.stringMatching(/^with "finished" as \(update "refunds" .*"queued" as \(insert into outbox .*"posted" as/),
+      'commit',
+    ]);
+
+    const payout = await counted(() =>
+      server.call('POST', '/api/v1/payouts', {
+        key,
+        body: {
+          amount: 100,
+          currency: 'USD',
+          orderNumber: 'counted-payout',
+          callbackUrl: `${receiver.url}/hook`,
+          bank_account: { requisite_type: 'card' },
+          card: { pan: '5555 5555 5555 4444' },
+          customer,
+        },
+      }),
+    );
+    expect(payout.answer.body.payment.status).toBe('approved');
+    expect(payout.statements).toEqual([
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^with "created" as \(insert into "payments"/),
+      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/),
+      'commit',
+      expect.stringMatching(/^insert into "sandbox_transactions"/),
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^select .* from "payments" .* for update$/),
+      expect.stringMatching(/^with "moved" as \(update "payments" .*"queued" as \(insert into outbox .*"posted" as/),
+      'commit',
+    ]);
+  });
+});
