@@ -9,6 +9,8 @@ import { addDemoOwner, DEMO_OWNER } from '../../back-office/index.ts';
 import { loadTls } from '../lib/tls.ts';
 import { hasNoMerchants, sweepExpiredIdempotencyKeys } from '../../payments/index.ts';
 import { openStore, type OpenedStore } from './open-store.ts';
+import { openDatabase, type Database } from '../database.ts';
+import { countCommits } from '../lib/commit-observer.ts';
 import { createAdapterClient } from '../../payments/index.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/runner.ts';
 import { demoMerchantKeyPath, writeDemoMerchantKey } from './demo-key-file.ts';
@@ -19,6 +21,9 @@ import type { RabbitServer } from '@payrail/adapter-kit';
 import { observeService, type ObservedService } from './metrics-listener.ts';
 
 const IDEMPOTENCY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+// The in-process worker's own connections to PostgreSQL: behind the api's busy pool its claims and records queued
+// behind every request, and under load the merchants' notifications fell behind the approvals.
+const WORKER_DB_POOL_MAX = 4;
 
 export interface RunningApi {
   app: FastifyInstance;
@@ -43,6 +48,7 @@ export async function startApi(
   const store = opened ?? (await openStore(config));
   let app: FastifyInstance | null = null;
   let workers: RunningWorkers | null = null;
+  let workerDatabase: Database | null = null;
   let sandboxRabbit: RabbitServer | null = null;
   let observed: ObservedService | null = null;
   const tls = config.trustProxy ? null : await loadTls(config.dataDir, config.tlsCertPath, config.tlsKeyPath);
@@ -62,7 +68,12 @@ export async function startApi(
       ...(observed ? { metrics: observed.metrics } : {}),
     };
     app = await buildApp(context, { https: tls && { cert: tls.cert, key: tls.key }, api: roles.api });
-    if (roles.worker) workers = startWorkers({ context, adapterClient }, app.log, config.workerPollMs);
+    if (roles.worker) {
+      workerDatabase =
+        roles.api && config.databaseUrl ? await openDatabase({ engine: 'postgres', url: config.databaseUrl, poolMax: WORKER_DB_POOL_MAX }) : null;
+      if (workerDatabase && observed) countCommits(workerDatabase.db, observed.metrics); // what the worker's transactions finalize counts too
+      workers = startWorkers({ context: workerDatabase ? { ...context, database: workerDatabase } : context, adapterClient }, app.log, config.workerPollMs);
+    }
     await app.listen({ host: config.host, port: config.port });
     // The in-process sandbox answers its gateway over RabbitMQ too when that is how the gateway reaches it.
     if (roles.api && config.sandboxAdapterTransport === 'rabbit') sandboxRabbit = await serveSandboxOverRabbit(app, config, '/sandbox-adapter');
@@ -94,6 +105,7 @@ export async function startApi(
         clearInterval(sweep);
         await sandboxRabbit?.close();
         await workers?.stop();
+        await workerDatabase?.close();
         await observed?.close();
         await running.close();
         await adapterClient.close();
@@ -103,6 +115,7 @@ export async function startApi(
   } catch (error) {
     await sandboxRabbit?.close();
     await workers?.stop();
+    await workerDatabase?.close();
     await observed?.close();
     await app?.close().catch(() => {});
     await adapterClient.close();
