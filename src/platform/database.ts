@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { nameMarkedStatements } from './lib/named-statements.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -75,6 +76,7 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
 async function openPostgres(url: string, poolMax: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
+  pool.on('connect', (client) => nameMarkedStatements(client)); // before the audit hand-off wraps the client
   handAuditContextToPool(pool);
   const db: Db = drizzlePostgres({ client: pool });
   await db.execute(sql`select 1`);

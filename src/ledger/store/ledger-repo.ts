@@ -1,4 +1,5 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { executeRawNamed } from '../../platform/lib/named-statements.ts';
 import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
 import { availableShardOf, type GuardedDebitMode, type PostingCte, postingCtes, type PostingStatementInput, postingStatement } from './posting-statement.ts';
@@ -122,7 +123,7 @@ export async function ledgerTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>)
 }
 
 async function transactionIdOf(tx: Tx, statement: SQL): Promise<number | null> {
-  const result = await tx.execute<{ id: string | number | null }>(statement);
+  const result = await executeRawNamed<{ id: string | number | null }>(tx, 'posting', statement);
   const id = result.rows[0]?.id ?? null;
   return id === null ? null : Number(id);
 }

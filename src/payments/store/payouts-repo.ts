@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { executeNamed } from '../../platform/lib/named-statements.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
 import type { PaymentExchange } from './adapter-exchange-repo.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
@@ -65,7 +66,7 @@ export async function insertPayout(
     select created.id, null, created.status, ${cause}::text, ${currentActor()}::text, created.created_at from created`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
     select 'status_check', created.id, ${statusCheckDueAt.toISOString()}::timestamptz from created`);
-  const [payout] = await tx.with(created, born, checked).select().from(created);
+  const [payout] = await executeNamed('payout_reserve', tx.with(created, born, checked).select().from(created));
   if (!payout) throw new Error('payout insert returned no row');
   return payout;
 }

@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { executeNamed } from '../../platform/lib/named-statements.ts';
 import { type CommissionTerms, NO_COMMISSION } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { commissions } from '../../ledger/store/schema.ts';
@@ -28,7 +29,7 @@ export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentT
       .select({ value: column })
       .from(commissions)
       .where(and(eq(commissions.merchantId, payments.merchantId), eq(commissions.operation, 'refund')));
-  const [row] = await tx
+  const query = tx
     .select({
       payment: payments,
       disputedMinor: sql<string>`(${disputed})::text`,
@@ -39,6 +40,7 @@ export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentT
     .from(payments)
     .where(and(eq(payments.token, paymentToken), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)))
     .for('update', { of: payments });
+  const [row] = await executeNamed('refund_lock', query);
   if (!row) return null;
   const hasTerms = row.percentBp !== null && row.fixedMinor !== null;
   return {
@@ -79,7 +81,7 @@ export async function insertReservedRefund(tx: Tx, refund: NewRefund, times: Res
     where id = ${payment.id}`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
     select 'refund_check', created.payment_id, created.id, ${times.firstCheckAt.toISOString()}::timestamptz from created`);
-  const [row] = await tx.with(created, counted, checked).select().from(created);
+  const [row] = await executeNamed('refund_reserve', tx.with(created, counted, checked).select().from(created));
   if (!row) throw new Error('refund insert returned no row');
   return row;
 }

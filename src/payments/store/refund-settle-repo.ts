@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
+import { executeNamed } from '../../platform/lib/named-statements.ts';
 import { type LedgerPosting, type LedgerScope, POSTED_CTE, unguardedPostingCtes } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
@@ -68,10 +69,15 @@ export async function settleRefundWithLogs(
   }
   const columns = Object.fromEntries(Object.keys(getTableColumns(refunds)).map((key) => [key, (finished as unknown as Record<string, unknown>)[key]]));
   const postedId = sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
-  const [row] = (await tx
-    .with(...parts)
-    .select({ ...columns, postedId } as never)
-    .from(finished)) as (RefundRow & { postedId: string | null })[];
+  const [row] = (await executeNamed(
+    'refund_settle',
+    tx
+      .with(...parts)
+      .select({ ...columns, postedId } as never)
+      .from(finished),
+  )) as (RefundRow & {
+    postedId: string | null;
+  })[];
   if (!row) return null;
   if (row.postedId === null) throw new Error(`ledger posting ${settlement.posting.kind} found a balance it debits missing`);
   const { postedId: _posted, ...settled } = row;

@@ -1,4 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
+import { executeNamed } from '../../platform/lib/named-statements.ts';
 import type { CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
@@ -36,12 +37,13 @@ export async function findRefundById(db: DbOrTx, refundId: number): Promise<Refu
 // Lock order everywhere: the payment first, then its refund (then ledger balances). Both in one statement: FOR UPDATE
 // of a join locks each row it returns table by table in the order of FROM, the payment's before the refund's.
 export async function lockRefundWithPayment(tx: Tx, refundId: number, paymentId: number): Promise<{ payment: PaymentRow; refund: RefundRow } | null> {
-  const [row] = await tx
+  const query = tx
     .select({ payment: payments, refund: refunds })
     .from(payments)
     .innerJoin(refunds, and(eq(refunds.id, refundId), eq(refunds.paymentId, payments.id)))
     .where(eq(payments.id, paymentId))
     .for('update');
+  const [row] = await executeNamed('refund_answer_lock', query);
   return row ?? null;
 }
 

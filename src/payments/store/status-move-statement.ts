@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
+import { executeNamed } from '../../platform/lib/named-statements.ts';
 import { type LedgerPosting, POSTED_CTE, unguardedPostingCtes } from '../../ledger/index.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
@@ -57,10 +58,13 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
   const columns = Object.fromEntries(Object.keys(getTableColumns(payments)).map((key) => [key, (moved as unknown as Record<string, unknown>)[key]]));
   const postedId = sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
   const selection = move.posting === null ? columns : { ...columns, postedId };
-  const [row] = (await tx
-    .with(...parts)
-    .select(selection as never)
-    .from(moved)) as (PaymentRow & { postedId?: string | null })[];
+  const [row] = (await executeNamed(
+    'move',
+    tx
+      .with(...parts)
+      .select(selection as never)
+      .from(moved),
+  )) as (PaymentRow & { postedId?: string | null })[];
   if (!row) return null;
   if (move.posting !== null && row.postedId === null) throw new Error(`ledger posting ${move.posting.kind} found a balance it debits missing`);
   const { postedId: _posted, ...payment } = row;

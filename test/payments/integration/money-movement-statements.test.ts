@@ -5,6 +5,7 @@ import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
 
 const engines = await testEngines();
+const CALLBACK_POLL = /^(update "?sandbox_transactions"? set "?callback_due_at|select .* from "?sandbox_transactions"? .*callback_due_at)/;
 
 // The round trips to PostgreSQL of an approved Host-to-Host payment, a refund and a payout (issue 24: each a
 // statement's latency and a share of the server's CPU), counted below drizzle on the pg client: every statement the
@@ -13,21 +14,28 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
   let server: ServerHarness;
   let receiver: Receiver;
   const sent: string[] = [];
+  const names: string[] = []; // of the statements sent as named prepared statements
   let counting = false;
   const query = pg.Client.prototype.query;
 
   beforeAll(async () => {
+    // The api's pool only (the in-process worker has connections of its own), and not the sandbox's callback poll,
+    // which runs on a timer whatever the requests do. Patched before the pool connects: its clients bind query then.
+    let apiClients: unknown[] = [];
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const config = args[0] as string | { text?: string };
-      if (counting)
-        sent.push(
-          String(typeof config === 'string' ? config : config.text)
-            .replace(/\s+/g, ' ')
-            .trim(),
-        );
+      const text = String(typeof config === 'string' ? config : config.text)
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (counting && apiClients.includes(this) && !CALLBACK_POLL.test(text)) {
+        sent.push(text);
+        const name = typeof config === 'string' ? undefined : (config as { name?: unknown }).name;
+        if (typeof name === 'string') names.push(name);
+      }
       return (query as (...all: unknown[]) => unknown).apply(this, args);
     } as typeof query;
     server = await startServerHarness('postgres', { PAYRAIL_SANDBOX_RESPONSE_TIMEOUT_S: '10' });
+    apiClients = (server.running.app.payrail.database.db as unknown as { $client: { _clients: unknown[] } }).$client._clients;
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -38,6 +46,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
 
   const counted = async <T>(request: () => Promise<T>): Promise<{ answer: T; statements: string[] }> => {
     sent.length = 0;
+    names.length = 0;
     counting = true;
     try {
       return { answer: await request(), statements: [...sent] };
@@ -60,7 +69,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       },
     });
 
-  it('pays in 4, refunds in 10 and pays out in 9, the acquirer’s one each included', async () => {
+  it('pays in 4, refunds in 10 and pays out in 9, the acquirer’s one each included, the money paths prepared', async () => {
     const merchant = await server.createMerchant('Round trips');
     const key = merchant.sandboxKey;
     for (const orderNumber of ['warm-1', 'warm-2', 'warm-3']) expect((await pay(key, orderNumber)).status).toBe(200);
@@ -88,6 +97,14 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       expect.stringMatching(/^select "payments"\."id", .* inner join "refunds" .* for update$/), // payment and refund
       expect.stringMatching(/^with "finished" as \(update "refunds" .*"queued" as \(insert into outbox .*"posted" as/),
       'commit',
+    ]);
+    // Prepared once per connection, named by purpose and text (platform/lib/named-statements.ts); the acquirer's own is not.
+    expect(names.map((name) => name.replace(/_[0-9a-f]{16}$/, ''))).toEqual([
+      'payrail_refund_lock',
+      'payrail_refund_reserve',
+      'payrail_posting',
+      'payrail_refund_answer_lock',
+      'payrail_refund_settle',
     ]);
 
     const payout = await counted(() =>
