@@ -2,9 +2,17 @@ import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { executeRawNamed } from '../../platform/lib/named-statements.ts';
 import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
-import { availableShardOf, type GuardedDebitMode, type PostingCte, postingCtes, type PostingStatementInput, postingStatement } from './posting-statement.ts';
+import {
+  availableShardOf,
+  type GuardedDebitMode,
+  POSTED_CTE,
+  type PostingCte,
+  postingCtes,
+  type PostingStatementInput,
+  postingStatement,
+} from './posting-statement.ts';
 
-export { POSTED_CTE, type PostingCte } from './posting-statement.ts';
+export type { PostingCte } from './posting-statement.ts';
 import { ledgerBalances } from './schema.ts';
 
 export { AVAILABLE_SHARDS } from './posting-statement.ts';
@@ -71,8 +79,14 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
   // balance the posting debits does not exist, which the ledger's invariants rule out (the caller's transaction,
   // rolled back by this throw, undoes the steps before it).
   if (guardsAvailable) throw new InsufficientBalanceError(posting.guardedDebitMinor, posting.currency);
-  throw new Error(`ledger posting ${posting.kind} found a balance it debits missing`);
+  throw missingBalanceError(posting);
 }
+
+// A posting found a balance it debits missing, which the ledger's invariants rule out.
+export const missingBalanceError = (posting: LedgerPosting) => new Error(`ledger posting ${posting.kind} found a balance it debits missing`);
+
+// The column a statement with unguardedPostingCtes selects: the ledger transaction's id, null when nothing was posted.
+export const postedIdColumn = () => sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
 
 function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): Omit<PostingStatementInput, 'mode'> {
   const paymentId = refs.paymentId ?? null;

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import { executeNamed } from '../../platform/lib/named-statements.ts';
-import { type LedgerPosting, type LedgerScope, POSTED_CTE, unguardedPostingCtes } from '../../ledger/index.ts';
+import { type LedgerPosting, type LedgerScope, missingBalanceError, postedIdColumn, unguardedPostingCtes } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
 import { finishedRefundNotificationSql } from './notification-events-repo.ts';
@@ -68,18 +68,17 @@ export async function settleRefundWithLogs(
     parts.push(tx.$with(cte.name, {}).as(cte.body));
   }
   const columns = Object.fromEntries(Object.keys(getTableColumns(refunds)).map((key) => [key, (finished as unknown as Record<string, unknown>)[key]]));
-  const postedId = sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
   const [row] = (await executeNamed(
     'refund_settle',
     tx
       .with(...parts)
-      .select({ ...columns, postedId } as never)
+      .select({ ...columns, postedId: postedIdColumn() } as never)
       .from(finished),
   )) as (RefundRow & {
     postedId: string | null;
   })[];
   if (!row) return null;
-  if (row.postedId === null) throw new Error(`ledger posting ${settlement.posting.kind} found a balance it debits missing`);
+  if (row.postedId === null) throw missingBalanceError(settlement.posting);
   const { postedId: _posted, ...settled } = row;
   return settled;
 }

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import { executeNamed } from '../../platform/lib/named-statements.ts';
-import { type LedgerPosting, POSTED_CTE, unguardedPostingCtes } from '../../ledger/index.ts';
+import { type LedgerPosting, missingBalanceError, postedIdColumn, unguardedPostingCtes } from '../../ledger/index.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
@@ -56,8 +56,7 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
     for (const cte of ctes) parts.push(tx.$with(cte.name, {}).as(cte.body));
   }
   const columns = Object.fromEntries(Object.keys(getTableColumns(payments)).map((key) => [key, (moved as unknown as Record<string, unknown>)[key]]));
-  const postedId = sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
-  const selection = move.posting === null ? columns : { ...columns, postedId };
+  const selection = move.posting === null ? columns : { ...columns, postedId: postedIdColumn() };
   const [row] = (await executeNamed(
     'move',
     tx
@@ -66,7 +65,7 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
       .from(moved),
   )) as (PaymentRow & { postedId?: string | null })[];
   if (!row) return null;
-  if (move.posting !== null && row.postedId === null) throw new Error(`ledger posting ${move.posting.kind} found a balance it debits missing`);
+  if (move.posting !== null && row.postedId === null) throw missingBalanceError(move.posting);
   const { postedId: _posted, ...payment } = row;
   return payment;
 }
