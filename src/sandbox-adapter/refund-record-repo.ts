@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
 import { errorCode } from '../platform/lib/type-guards.ts';
+import { executeRawNamed } from '../platform/lib/named-statements.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -29,7 +30,10 @@ type RecordedRow = { payment_token: string; gateway_token: string; requested_min
 export async function recordApprovedRefund(db: Db, refund: RefundAtOnce): Promise<ApprovedRefundRecord | 'not_approved' | 'token_taken'> {
   const now = new Date();
   try {
-    const result = await db.execute<RecordedRow>(sql`
+    const result = await executeRawNamed<RecordedRow>(
+      db,
+      'sandbox_refund',
+      sql`
       with target as (
         select payment_token, coalesce(${refund.requestedMinor}::bigint, amount_minor - refunded_minor) as amount
         from sandbox_transactions where payment_token = ${refund.paymentToken} and expires_at > ${now}
@@ -44,7 +48,8 @@ export async function recordApprovedRefund(db: Db, refund: RefundAtOnce): Promis
       insert into sandbox_refunds (refund_token, payment_token, gateway_token, requested_minor, amount_minor, currency, status)
       select ${refund.refundToken}, payment_token, ${refund.gatewayToken}, ${refund.requestedMinor}::bigint, amount, currency, 'approved'
       from refunded
-      returning payment_token, gateway_token, requested_minor, amount_minor, currency`);
+      returning payment_token, gateway_token, requested_minor, amount_minor, currency`,
+    );
     const [row] = result.rows;
     if (!row) return 'not_approved';
     return {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type pg from 'pg';
 
-// Statements of the money paths (a refund, a payout, a status move and their postings) run as named prepared
+// Statements of the money paths (a refund, a payout, a status move, their postings, the sandbox acquirer's refund) run as named prepared
 // statements: PostgreSQL parses and plans an unnamed statement on every run, and for these long CTEs that was about
 // 40 % of a refund's PostgreSQL CPU (npm run bench, 2026-11-29). A flow marks a statement with its purpose; the
 // driver (PostgreSQL's pool clients, nameMarkedStatements) names it by that purpose and a hash of its text, so every

@@ -98,11 +98,12 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       expect.stringMatching(/^with "finished" as \(update "refunds" .*"queued" as \(insert into outbox .*"posted" as/),
       'commit',
     ]);
-    // Prepared once per connection, named by purpose and text (platform/lib/named-statements.ts); the acquirer's own is not.
+    // Prepared once per connection, named by purpose and text (platform/lib/named-statements.ts), the acquirer's too.
     expect(names.map((name) => name.replace(/_[0-9a-f]{16}$/, ''))).toEqual([
       'payrail_refund_lock',
       'payrail_refund_reserve',
       'payrail_posting',
+      'payrail_sandbox_refund',
       'payrail_refund_answer_lock',
       'payrail_refund_settle',
     ]);
