@@ -30,6 +30,7 @@ export {
   postLedger,
   unguardedPostingCtes,
   type LedgerScope,
+  type PostingRefs,
 } from './store/ledger-repo.ts';
 export { findWalletViolations } from './store/wallet-check-repo.ts';
 export { InsufficientWalletError, postWalletLedger, readWalletBalances } from './store/wallet-ledger-repo.ts';

@@ -36,8 +36,11 @@ const STATUS_AUDITED_INSERT_OR_DELETE = new RegExp(String.raw`\b(?:insert\s+into
 const STATUS_AUDITED_UPDATE = new RegExp(String.raw`\bupdate\s+${tableName(STATUS_AUDITED_TABLES)}\s+set\b`, 'gi');
 const SETS_STATUS = /(?:^|,)\s*"?status"?\s*=/i;
 const STATUS_MOVE_WRITE = /\binsert\s+into\s+(?:"?public"?\.)?"?payment_status_changes"?(?=[\s(]|$)/i;
-const SETTINGS =
-  "select set_config('payrail.actor', $1, true), set_config('payrail.action', $2, true), set_config('payrail.request_id', $3, true), set_config('payrail.ip', $4, true)";
+// The settings, in the order of settingValues: as a statement with parameters, or with the values written in.
+const SETTING_NAMES = ['payrail.actor', 'payrail.action', 'payrail.request_id', 'payrail.ip'] as const;
+const settingsStatement = (values: readonly string[]) =>
+  `select ${SETTING_NAMES.map((name, index) => `set_config('${name}', ${values[index]}, true)`).join(', ')}`;
+const SETTINGS = settingsStatement(SETTING_NAMES.map((_name, index) => `$${index + 1}`));
 
 // True when an UPDATE of a status-audited table may set its status: its SET list (up to WHERE) names it, or this
 // reading cannot tell (no WHERE, a subquery in the SET list): then the actor is handed over, to be safe.
@@ -114,10 +117,7 @@ function handAuditContextToClient(client: pg.PoolClient): void {
   const original = client.query;
   const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
   let inTransaction = false;
-  const settingsSql = (context: AuditContext) => {
-    const [actor, action, requestId, ip] = settingValues(context).map((value) => client.escapeLiteral(value ?? ''));
-    return `select set_config('payrail.actor', ${actor}, true), set_config('payrail.action', ${action}, true), set_config('payrail.request_id', ${requestId}, true), set_config('payrail.ip', ${ip}, true)`;
-  };
+  const settingsSql = (context: AuditContext) => settingsStatement(settingValues(context).map((value) => client.escapeLiteral(value ?? '')));
   const run = async (text: string, config: unknown, values: unknown): Promise<unknown> => {
     if (/^\s*begin\b/i.test(text)) {
       inTransaction = true;

@@ -11,8 +11,6 @@ import {
   type PostingStatementInput,
   postingStatement,
 } from './posting-statement.ts';
-
-export type { PostingCte } from './posting-statement.ts';
 import { ledgerBalances } from './schema.ts';
 
 export { AVAILABLE_SHARDS } from './posting-statement.ts';

@@ -97,10 +97,9 @@ async function settleRefund(
 const takesLastCapturedUnit = (payment: PaymentRow) =>
   payment.status === 'approved' && payment.capturedMinor !== null && payment.refundedMinor >= payment.capturedMinor;
 
-// approved → refunded when the refunds took all it captured and every one of them is approved; the payment's own
-// final status is notified too (type pay, status refunded).
+// approved → refunded (its refunds took all it captured: takesLastCapturedUnit) when every one of them is approved;
+// the payment's own final status is notified too (type pay, status refunded).
 async function markRefundedWhenComplete(tx: Tx, payment: PaymentRow, cause: StatusCause): Promise<void> {
-  if (!takesLastCapturedUnit(payment)) return;
   if ((await countRefundsOfPayment(tx, payment.id, 'pending')) > 0) return;
   await changeLockedPayment(tx, payment, { transition: APPROVED_TO_REFUNDED, cause });
 }

@@ -32,20 +32,25 @@ function paymentSnapshotSql(written: { status: SQL; declineReason: SQL; issuedWa
     'walletToken', ${walletToken}, 'walletDisplayName', case when ${walletToken} is not null then ${row}.card_mask end)`;
 }
 
+// The next sequence number of the payment's notifications, as the statement sees them: the payment's row lock, held
+// since an earlier statement (or, for an outcome statement, the payment being pending), orders the allocations.
+const nextEventSequenceSql = (paymentId: SQL) =>
+  sql`(select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = ${paymentId} and o.topic = 'notification')`;
+
+// The payment part of a snapshot with every column read from the row under this alias.
+const rowPaymentSnapshotSql = (row: SQL) =>
+  paymentSnapshotSql({ status: sql`${row}.status`, declineReason: sql`${row}.decline_reason`, issuedWalletToken: sql`${row}.issued_wallet_token` }, row);
+
 // The notification a locked status move (status-move-statement.ts) queues in its own statement, about the payment as
 // the move left it (the CTE `moved` returns the whole row): the same snapshot and sequence as insertNotificationEvent.
 // The caller locked the payment's row in an earlier statement, so this statement's snapshot sees every sequence
 // committed before.
 export function movedPaymentNotificationSql(values: { occurredAt: Date; eventId: string }): SQL {
-  const moved = sql.raw('moved');
-  const snapshot = paymentSnapshotSql(
-    { status: sql`moved.status`, declineReason: sql`moved.decline_reason`, issuedWalletToken: sql`moved.issued_wallet_token` },
-    moved,
-  );
+  const snapshot = rowPaymentSnapshotSql(sql.raw('moved'));
   const at = values.occurredAt.toISOString();
   return sql`insert into outbox (topic, payment_id, due_at, event_id, event_sequence, event_snapshot)
     select 'notification', moved.id, ${at}::timestamptz, ${values.eventId},
-      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = moved.id and o.topic = 'notification'),
+      ${nextEventSequenceSql(sql.raw('moved.id'))},
       jsonb_build_object('kind', 'payment', 'occurredAt', ${at}::text, 'payment', ${snapshot}, 'record', null, 'conflict', null)
     from moved`;
 }
@@ -57,7 +62,7 @@ export function outcomeNotificationSql(values: { now: SQL; occurredAt: SQL; even
   const snapshot = paymentSnapshotSql({ status: sql`moved.status`, declineReason: values.declineReason, issuedWalletToken: sql`moved.issued_wallet_token` });
   return sql`insert into outbox (topic, payment_id, due_at, event_id, event_sequence, event_snapshot)
     select 'notification', moved.id, ${values.now}, ${values.eventId},
-      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = moved.id and o.topic = 'notification'),
+      ${nextEventSequenceSql(sql.raw('moved.id'))},
       jsonb_build_object('kind', 'payment', 'occurredAt', ${values.occurredAt}, 'payment', ${snapshot}, 'record', null, 'conflict', null)
     from moved join payments p on p.id = moved.id`;
 }
@@ -76,9 +81,9 @@ export function finishedRefundNotificationSql(values: { occurredAt: Date; eventI
   const at = values.occurredAt.toISOString();
   return sql`insert into outbox (topic, payment_id, refund_id, event_id, due_at, event_sequence, event_snapshot)
     select 'notification', p.id, finished.id, ${values.eventId}, ${at}::timestamptz,
-      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = p.id and o.topic = 'notification'),
+      ${nextEventSequenceSql(sql.raw('p.id'))},
       jsonb_build_object('kind', 'refund', 'occurredAt', ${at}::text,
-        'payment', ${paymentSnapshotSql({ status: sql`p.status`, declineReason: sql`p.decline_reason`, issuedWalletToken: sql`p.issued_wallet_token` })},
+        'payment', ${rowPaymentSnapshotSql(sql.raw('p'))},
         'record', ${refundRecordSql(sql.raw('finished'))}, 'conflict', null)
     from finished join payments p on p.id = finished.payment_id`;
 }
@@ -93,11 +98,11 @@ export async function insertNotificationEvent(tx: Tx, row: NotificationEventRow,
   const result = await tx.execute(sql`
     insert into outbox (topic, payment_id, refund_id, dispute_id, event_id, due_at, event_sequence, event_snapshot)
     select 'notification', p.id, r.id, d.id, ${row.eventId}, ${row.occurredAt.toISOString()}::timestamptz,
-      (select coalesce(max(o.event_sequence), 0) + 1 from outbox o where o.payment_id = p.id and o.topic = 'notification'),
+      ${nextEventSequenceSql(sql.raw('p.id'))},
       jsonb_build_object(
         'kind', ${row.kind}::text,
         'occurredAt', ${row.occurredAt.toISOString()}::text,
-        'payment', ${paymentSnapshotSql({ status: sql`p.status`, declineReason: sql`p.decline_reason`, issuedWalletToken: sql`p.issued_wallet_token` })},
+        'payment', ${rowPaymentSnapshotSql(sql.raw('p'))},
         'record', case
           when r.id is not null then ${refundRecordSql(sql.raw('r'))}
           when d.id is not null then jsonb_build_object('token', d.token, 'status', d.status, 'amountMinor', d.amount_minor,

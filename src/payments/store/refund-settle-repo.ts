@@ -1,11 +1,11 @@
 import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
-import { type LedgerPosting, type LedgerScope, missingBalanceError, postedIdColumn, unguardedPostingCtes } from '../../ledger/index.ts';
+import type { LedgerPosting, LedgerScope } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
 import { finishedRefundNotificationSql } from './notification-events-repo.ts';
 import type { FinalRefundStatus, RefundRow } from './refunds-repo.ts';
 import { outbox, paymentLogs, payments, refunds } from './schema.ts';
+import { runWithPosting } from './statement-with-posting.ts';
 
 // What settles with a refund in its statement: the merchant's notification, the ledger posting (without a guarded
 // debit) and, for a declined refund, its amount made refundable again on the payment.
@@ -63,22 +63,6 @@ export async function settleRefundWithLogs(
   if (settlement.notificationEventId !== null) {
     parts.push(tx.$with('queued', {}).as(finishedRefundNotificationSql({ occurredAt: now, eventId: settlement.notificationEventId })));
   }
-  const refs = { paymentId: refund.paymentId, refundId };
-  for (const cte of unguardedPostingCtes(settlement.scope, settlement.posting, refs, sql`exists (select 1 from finished)`)) {
-    parts.push(tx.$with(cte.name, {}).as(cte.body));
-  }
-  const columns = Object.fromEntries(Object.keys(getTableColumns(refunds)).map((key) => [key, (finished as unknown as Record<string, unknown>)[key]]));
-  const [row] = (await executeNamed(
-    'refund_settle',
-    tx
-      .with(...parts)
-      .select({ ...columns, postedId: postedIdColumn() } as never)
-      .from(finished),
-  )) as (RefundRow & {
-    postedId: string | null;
-  })[];
-  if (!row) return null;
-  if (row.postedId === null) throw missingBalanceError(settlement.posting);
-  const { postedId: _posted, ...settled } = row;
-  return settled;
+  const posting = { scope: settlement.scope, posting: settlement.posting, refs: { paymentId: refund.paymentId, refundId } };
+  return runWithPosting<RefundRow>(tx, 'refund_settle', refunds, finished, parts, posting);
 }

@@ -1,6 +1,5 @@
 import { and, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
-import { type LedgerPosting, missingBalanceError, postedIdColumn, unguardedPostingCtes } from '../../ledger/index.ts';
+import type { LedgerPosting } from '../../ledger/index.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
@@ -9,6 +8,7 @@ import { paymentLogEntryOf } from './json-columns.ts';
 import { movedPaymentNotificationSql } from './notification-events-repo.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { outbox, paymentLogs, payments, paymentStatusChanges } from './schema.ts';
+import { runWithPosting } from './statement-with-posting.ts';
 
 export interface StatusMove {
   paymentId: number;
@@ -50,22 +50,6 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
   if (move.notificationEventId !== null) {
     parts.push(tx.$with('queued', {}).as(movedPaymentNotificationSql({ occurredAt: move.now, eventId: move.notificationEventId })));
   }
-  if (move.posting !== null) {
-    const scope = { merchantId: move.scope.merchantId, environment: move.scope.environment };
-    const ctes = unguardedPostingCtes(scope, move.posting, { paymentId: move.paymentId }, sql`exists (select 1 from moved)`);
-    for (const cte of ctes) parts.push(tx.$with(cte.name, {}).as(cte.body));
-  }
-  const columns = Object.fromEntries(Object.keys(getTableColumns(payments)).map((key) => [key, (moved as unknown as Record<string, unknown>)[key]]));
-  const selection = move.posting === null ? columns : { ...columns, postedId: postedIdColumn() };
-  const [row] = (await executeNamed(
-    'move',
-    tx
-      .with(...parts)
-      .select(selection as never)
-      .from(moved),
-  )) as (PaymentRow & { postedId?: string | null })[];
-  if (!row) return null;
-  if (move.posting !== null && row.postedId === null) throw missingBalanceError(move.posting);
-  const { postedId: _posted, ...payment } = row;
-  return payment;
+  const posting = move.posting === null ? null : { scope: move.scope, posting: move.posting, refs: { paymentId: move.paymentId } };
+  return runWithPosting<PaymentRow>(tx, 'move', payments, moved, parts, posting);
 }

@@ -16,13 +16,13 @@ const MARKER = 'payrail_named:';
 const NAMES_CACHED_MAX = 512;
 const namesByText = new Map<string, string>();
 
+// Keyed by the text alone: a text marked with two purposes keeps the first one's name, which still means that text.
 function statementName(purpose: string, text: string): string {
-  const key = `${purpose}\u0000${text}`;
-  let name = namesByText.get(key);
+  let name = namesByText.get(text);
   if (name === undefined) {
     name = `payrail_${purpose}_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
     if (namesByText.size >= NAMES_CACHED_MAX) namesByText.clear();
-    namesByText.set(key, name);
+    namesByText.set(text, name);
   }
   return name;
 }
