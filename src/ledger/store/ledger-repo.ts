@@ -1,5 +1,5 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import { executeRawNamed } from '../../platform/lib/named-statements.ts';
+import { namedStatement, type Placeholders } from '../../platform/lib/named-statements.ts';
 import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
 import {
@@ -8,8 +8,11 @@ import {
   POSTED_CTE,
   type PostingCte,
   postingCtes,
+  type PostingShape,
+  postingShapeOf,
   type PostingStatementInput,
   postingStatement,
+  postingValuesOf,
 } from './posting-statement.ts';
 import { ledgerBalances } from './schema.ts';
 
@@ -60,18 +63,18 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
   const guardsAvailable = posting.guardedDebitMinor > 0 && posting.entries.some((entry) => entry.account === 'available');
   const rerunMode = rerunnableModes.get(tx);
   if (guardsAvailable && rerunMode === 'one-shard') {
-    const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'one-shard' }));
+    const id = await transactionIdOf(tx, { ...input, mode: 'one-shard' });
     if (id !== null) return id;
     throw new NoSingleRowError(); // ledgerTransaction runs the transaction again, gathering
   }
   if (guardsAvailable && rerunMode === undefined) {
     await tx.execute(sql`savepoint ledger_one_shard`);
-    const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'one-shard' }));
+    const id = await transactionIdOf(tx, { ...input, mode: 'one-shard' });
     // Left unreleased on success: it ends with the caller's transaction, and releasing it costs a round trip.
     if (id !== null) return id;
     await tx.execute(sql`rollback to savepoint ledger_one_shard`);
   }
-  const id = await transactionIdOf(tx, postingStatement({ ...input, mode: 'all-shards' }));
+  const id = await transactionIdOf(tx, { ...input, mode: 'all-shards' });
   if (id !== null) return id;
   // No transaction was written: the guarded debit found too little (it is the first step, so nothing ran), or a
   // balance the posting debits does not exist, which the ledger's invariants rule out (the caller's transaction,
@@ -101,13 +104,18 @@ function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: Postin
   };
 }
 
-// A posting without a guarded debit (nothing to refuse, nothing to gather) as part of a larger statement that runs it
-// only when `gate` holds: its transaction's id is then in the CTE named POSTED_CTE, and a statement that finds none
-// there while the gate held found a balance the posting debits missing (postLedger's error).
-export function unguardedPostingCtes(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs, gate: SQL): PostingCte[] {
+// A posting without a guarded debit (nothing to refuse, nothing to gather) as part of a larger statement: the shape
+// its CTEs are built from (unguardedPostingCtes) and their placeholders' values.
+export function unguardedPosting(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): { shape: PostingShape; values: Record<string, unknown> } {
   if (posting.guardedDebitMinor > 0) throw new Error(`ledger posting ${posting.kind} has a guarded debit: postLedger writes it`);
-  return postingCtes({ ...postingInputOf(scope, posting, refs), mode: 'all-shards' }, gate);
+  const input: PostingStatementInput = { ...postingInputOf(scope, posting, refs), mode: 'all-shards' };
+  return { shape: postingShapeOf(input), values: postingValuesOf(input) };
 }
+
+// The CTEs of an unguarded posting in a larger statement that runs them only when `gate` holds: its transaction's id
+// is then in the CTE named POSTED_CTE, and a statement that finds none there while the gate held found a balance the
+// posting debits missing (postLedger's error).
+export const unguardedPostingCtes = (shape: PostingShape, p: Placeholders, gate: SQL): PostingCte[] => postingCtes(shape, p, gate);
 
 // The transactions of ledgerTransaction, and how their guarded debits find their money.
 const rerunnableModes = new WeakMap<Tx, GuardedDebitMode>();
@@ -134,8 +142,10 @@ export async function ledgerTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>)
   });
 }
 
-async function transactionIdOf(tx: Tx, statement: SQL): Promise<number | null> {
-  const result = await executeRawNamed<{ id: string | number | null }>(tx, 'posting', statement);
+const postingRun = namedStatement<PostingShape, { rows: { id: string | number | null }[] }>('posting', (_tx, shape, p) => postingStatement(shape, p));
+
+async function transactionIdOf(tx: Tx, input: PostingStatementInput): Promise<number | null> {
+  const result = await postingRun.run(tx, postingShapeOf(input), postingValuesOf(input));
   const id = result.rows[0]?.id ?? null;
   return id === null ? null : Number(id);
 }

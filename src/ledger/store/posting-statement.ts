@@ -1,4 +1,5 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { Placeholders } from '../../platform/lib/named-statements.ts';
 import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, type LedgerAccount, type LedgerPosting } from '../domain/ledger-postings.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
 
@@ -37,6 +38,53 @@ export interface PostingCte {
   body: SQL;
 }
 
+// What a posting's statement text depends on: each balanced entry's account and how its row changes, in lock order,
+// and how a guarded debit finds its money. Its values (postingValuesOf) are placeholders named `posting_…`.
+export interface PostingShape {
+  steps: readonly { account: LedgerAccount; change: 'guarded-debit' | 'decrease' | 'upsert' }[];
+  mode: GuardedDebitMode;
+}
+
+// The entries with a running balance, in lock order: one step each.
+const balancedEntriesOf = (posting: LedgerPosting) =>
+  posting.entries
+    .filter((entry) => LOCK_ORDER.includes(entry.account))
+    .sort((left, right) => LOCK_ORDER.indexOf(left.account) - LOCK_ORDER.indexOf(right.account));
+
+export function postingShapeOf(input: PostingStatementInput): PostingShape {
+  const { posting } = input;
+  const balanced = balancedEntriesOf(posting);
+  if (balanced.length === 0) throw new Error(`ledger posting ${posting.kind} moves no balanced account`);
+  const steps = balanced.map(({ account, amountMinor }) => {
+    if (account === 'available' && posting.guardedDebitMinor > 0) return { account, change: 'guarded-debit' as const };
+    return { account, change: NON_NEGATIVE_ACCOUNTS.includes(account) && amountMinor < 0 ? ('decrease' as const) : ('upsert' as const) };
+  });
+  return { steps, mode: input.mode };
+}
+
+// The values of a posting's placeholders, in the order of postingShapeOf's steps.
+export function postingValuesOf(input: PostingStatementInput): Record<string, unknown> {
+  const { posting } = input;
+  const balanced = balancedEntriesOf(posting);
+  const values: Record<string, unknown> = {
+    posting_merchantId: input.merchantId,
+    posting_environment: input.environment,
+    posting_currency: posting.currency,
+    posting_kind: posting.kind,
+    posting_paymentId: input.paymentId,
+    posting_refundId: input.refundId,
+    posting_disputeId: input.disputeId,
+    posting_creditShard: input.creditShard,
+    posting_subjectShard: input.subjectShard,
+    posting_debit: posting.guardedDebitMinor,
+    posting_entries: JSON.stringify(posting.entries.map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor }))),
+  };
+  balanced.forEach((entry, index) => {
+    values[`posting_amount_${index}`] = entry.amountMinor;
+  });
+  return values;
+}
+
 // One statement: the transaction row, its entries, and the running balances it moves (BALANCED_ACCOUNTS only; the
 // others are the sums of their entries); it answers the transaction's id, or null when a step found nothing to
 // move (the guarded debit too little money, or a debited balance missing).
@@ -44,8 +92,8 @@ export interface PostingCte {
 //   before it touches a row), so rows are locked in one order, available before hold.
 // - A debit of hold is an UPDATE (an INSERT … ON CONFLICT would check its proposed row, the bare negative amount,
 //   against the CHECK before finding the conflict); every other change is an upsert.
-export function postingStatement(input: PostingStatementInput): SQL {
-  const ctes = postingCtes(input, sql`true`);
+export function postingStatement(shape: PostingShape, p: Placeholders): SQL {
+  const ctes = postingCtes(shape, p, sql`true`);
   return sql`with ${sql.join(
     ctes.map((cte) => sql`${sql.raw(cte.name)} as (${cte.body})`),
     sql`, `,
@@ -57,23 +105,20 @@ export const POSTED_CTE = 'posted';
 
 // The posting as the common table expressions of a larger statement (a status move's: payments/store/
 // status-move-statement.ts), its first step run only when `gate` holds (read once, before it touches a row).
-export function postingCtes(input: PostingStatementInput, gate: SQL): PostingCte[] {
-  const { merchantId, environment, posting } = input;
-  const key = sql`merchant_id = ${merchantId} and environment = ${environment} and currency = ${posting.currency}`;
-  const balanced = posting.entries
-    .filter((entry) => LOCK_ORDER.includes(entry.account))
-    .sort((left, right) => LOCK_ORDER.indexOf(left.account) - LOCK_ORDER.indexOf(right.account));
-  if (balanced.length === 0) throw new Error(`ledger posting ${posting.kind} moves no balanced account`);
-  const steps = balanced.flatMap((entry, index): PostingCte[] => {
+export function postingCtes(shape: PostingShape, p: Placeholders, gate: SQL): PostingCte[] {
+  const [merchantId, environment, currency] = [p('posting_merchantId'), p('posting_environment'), p('posting_currency')];
+  const key = sql`merchant_id = ${merchantId} and environment = ${environment} and currency = ${currency}`;
+  const steps = shape.steps.flatMap(({ account, change }, index): PostingCte[] => {
     const name = `step_${index}`;
     const after = index === 0 ? gate : sql`exists (select 1 from ${sql.raw(`step_${index - 1}`)})`;
-    const { account, amountMinor } = entry;
-    if (account === 'available' && posting.guardedDebitMinor > 0) {
+    const amountMinor = p(`posting_amount_${index}`);
+    if (change === 'guarded-debit') {
       const parts = { key, after, name, locked: `locked_${index}`, gathered: `gathered_${index}` };
-      return guardedDebitSteps({ ...parts, debit: posting.guardedDebitMinor, subjectShard: input.subjectShard, mode: input.mode });
+      return guardedDebitSteps({ ...parts, debit: sql`${p('posting_debit')}::bigint`, subjectShard: p('posting_subjectShard'), mode: shape.mode });
     }
-    const rowShard = account === 'available' ? input.creditShard : input.subjectShard; // hold: reserved and released on one row
-    if (NON_NEGATIVE_ACCOUNTS.includes(account) && amountMinor < 0) {
+    // available: a credit (or an unguarded debit) on the payment's shard; hold: reserved and released on one row
+    const rowShard = account === 'available' ? p('posting_creditShard') : p('posting_subjectShard');
+    if (change === 'decrease') {
       return [
         {
           name,
@@ -86,29 +131,28 @@ export function postingCtes(input: PostingStatementInput, gate: SQL): PostingCte
       {
         name,
         body: sql`insert into ${ledgerBalances} (merchant_id, environment, currency, account, shard, balance_minor)
-      select ${merchantId}, ${environment}, ${posting.currency}, ${account}, ${rowShard}, ${amountMinor} where ${after}
+      select ${merchantId}, ${environment}, ${currency}, ${account}, ${rowShard}, ${amountMinor} where ${after}
       on conflict (merchant_id, environment, currency, account, shard)
       do update set balance_minor = ${ledgerBalances.balanceMinor} + excluded.balance_minor, updated_at = now() returning account`,
       },
     ];
   });
-  const entries = JSON.stringify(posting.entries.map((entry) => ({ account: entry.account, amount_minor: entry.amountMinor })));
-  const last = sql.raw(`step_${balanced.length - 1}`);
+  const last = sql.raw(`step_${shape.steps.length - 1}`);
   const posted = sql.raw(POSTED_CTE);
   return [
     ...steps,
     {
       name: POSTED_CTE,
       body: sql`insert into ${ledgerTransactions} (merchant_id, environment, currency, kind, payment_id, refund_id, dispute_id)
-      select ${merchantId}, ${environment}, ${posting.currency}, ${posting.kind}, ${input.paymentId}::bigint, ${input.refundId}::bigint,
-        ${input.disputeId}::bigint
+      select ${merchantId}, ${environment}, ${currency}, ${p('posting_kind')}, ${p('posting_paymentId')}::bigint,
+        ${p('posting_refundId')}::bigint, ${p('posting_disputeId')}::bigint
       where exists (select 1 from ${last}) returning id`,
     },
     {
       name: 'entered',
       body: sql`insert into ${ledgerEntries} (transaction_id, account, amount_minor)
       select ${posted}.id, entry.account, entry.amount_minor from ${posted}
-      cross join jsonb_to_recordset(${entries}::jsonb) as entry(account text, amount_minor bigint)`,
+      cross join jsonb_to_recordset(${p('posting_entries')}::jsonb) as entry(account text, amount_minor bigint)`,
     },
   ];
 }
@@ -119,27 +163,27 @@ interface GuardedStepParts {
   name: string;
   locked: string;
   gathered: string;
-  debit: number;
-  subjectShard: number;
+  debit: SQL;
+  subjectShard: Placeholder;
   mode: GuardedDebitMode;
 }
 
 function guardedDebitSteps({ key, after, name, locked, gathered, debit, subjectShard, mode }: GuardedStepParts): PostingCte[] {
   const lockedRows = sql.raw(locked);
   if (mode === 'one-shard') {
-    const turn = sql`(shard + ${AVAILABLE_SHARDS - subjectShard}) % ${AVAILABLE_SHARDS}`;
+    const turn = sql`(shard + ${sql.raw(String(AVAILABLE_SHARDS))} - ${subjectShard}) % ${sql.raw(String(AVAILABLE_SHARDS))}`;
     return [
       {
         name: locked,
         body: sql`select shard from ${ledgerBalances}
-        where ${key} and account = 'available' and balance_minor >= ${debit}::bigint and ${after}
+        where ${key} and account = 'available' and balance_minor >= ${debit} and ${after}
           and not exists (select 1 from ${ledgerBalances} where ${key} and account = 'available' and balance_minor < 0)
         order by ${turn} limit 1 for update skip locked`,
       },
       {
         name,
-        body: sql`update ${ledgerBalances} set balance_minor = balance_minor - ${debit}::bigint, updated_at = now()
-        where ${key} and account = 'available' and shard = (select shard from ${lockedRows}) and balance_minor >= ${debit}::bigint
+        body: sql`update ${ledgerBalances} set balance_minor = balance_minor - ${debit}, updated_at = now()
+        where ${key} and account = 'available' and shard = (select shard from ${lockedRows}) and balance_minor >= ${debit}
         returning account`,
       },
     ];
@@ -153,7 +197,7 @@ function guardedDebitSteps({ key, after, name, locked, gathered, debit, subjectS
     },
     {
       name: gathered,
-      body: sql`select sum(balance_minor)::bigint - ${debit}::bigint as remaining, count(*) as shards, min(shard) as first_shard from ${lockedRows}`,
+      body: sql`select sum(balance_minor)::bigint - ${debit} as remaining, count(*) as shards, min(shard) as first_shard from ${lockedRows}`,
     },
     {
       name,

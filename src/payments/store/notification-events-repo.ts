@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type SnapshotConflict, SnapshotConflictSchema } from '../domain/notification-snapshot.ts';
 import { jsonColumnCheck } from '../../platform/lib/json-column-check.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
@@ -45,11 +45,11 @@ const rowPaymentSnapshotSql = (row: SQL) =>
 // the move left it (the CTE `moved` returns the whole row): the same snapshot and sequence as insertNotificationEvent.
 // The caller locked the payment's row in an earlier statement, so this statement's snapshot sees every sequence
 // committed before.
-export function movedPaymentNotificationSql(values: { occurredAt: Date; eventId: string }): SQL {
+export function movedPaymentNotificationSql(values: { occurredAt: Placeholder; eventId: Placeholder }): SQL {
   const snapshot = rowPaymentSnapshotSql(sql.raw('moved'));
-  const at = values.occurredAt.toISOString();
+  const at = values.occurredAt;
   return sql`insert into outbox (topic, payment_id, due_at, event_id, event_sequence, event_snapshot)
-    select 'notification', moved.id, ${at}::timestamptz, ${values.eventId},
+    select 'notification', moved.id, ${at}::timestamptz, ${values.eventId}::text,
       ${nextEventSequenceSql(sql.raw('moved.id'))},
       jsonb_build_object('kind', 'payment', 'occurredAt', ${at}::text, 'payment', ${snapshot}, 'record', null, 'conflict', null)
     from moved`;
@@ -77,10 +77,10 @@ function refundRecordSql(row: SQL): SQL {
 // `finished` returns the whole refund row): the same snapshot and sequence as insertNotificationEvent, the payment as
 // this statement sees it (the statement changes none of the payment's columns a snapshot tells). The caller holds the
 // payment's row lock since an earlier statement.
-export function finishedRefundNotificationSql(values: { occurredAt: Date; eventId: string }): SQL {
-  const at = values.occurredAt.toISOString();
+export function finishedRefundNotificationSql(values: { occurredAt: Placeholder; eventId: Placeholder }): SQL {
+  const at = values.occurredAt;
   return sql`insert into outbox (topic, payment_id, refund_id, event_id, due_at, event_sequence, event_snapshot)
-    select 'notification', p.id, finished.id, ${values.eventId}, ${at}::timestamptz,
+    select 'notification', p.id, finished.id, ${values.eventId}::text, ${at}::timestamptz,
       ${nextEventSequenceSql(sql.raw('p.id'))},
       jsonb_build_object('kind', 'refund', 'occurredAt', ${at}::text,
         'payment', ${rowPaymentSnapshotSql(sql.raw('p'))},

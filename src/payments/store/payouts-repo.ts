@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
+import { namedStatement } from '../../platform/lib/named-statements.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
 import type { PaymentExchange } from './adapter-exchange-repo.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
@@ -47,29 +47,63 @@ export async function insertPayout(
   exchange: Pick<PaymentExchange, 'kind' | 'until'> | null,
 ): Promise<PaymentRow> {
   assertPaymentJson(row);
+  const values = {
+    ...row,
+    cause,
+    actor: currentActor(),
+    statusCheckDueAt: statusCheckDueAt.toISOString(),
+    exchangeKind: exchange?.kind,
+    exchangeUntil: exchange?.until,
+  };
+  const [payout] = await payoutInsert.run(tx, exchange !== null, values);
+  if (!payout) throw new Error('payout insert returned no row');
+  return payout;
+}
+
+const PAYOUT_INSERT_COLUMNS = [
+  'token',
+  'merchantId',
+  'environment',
+  'product',
+  'amountMinor',
+  'currency',
+  'gatewayAmountMinor',
+  'gatewayCurrency',
+  'callbackUrl',
+  'orderNumber',
+  'locale',
+  'cardMask',
+  'customer',
+  'bankAccount',
+  'gatewayId',
+  'gatewayAlias',
+  'expiresAt',
+] as const satisfies readonly (keyof PayoutInsert)[];
+
+// Shape: whether the payout is sent at once (holding its exchange marker).
+const payoutInsert = namedStatement<boolean, PaymentRow[]>('payout_reserve', (db, exchanged, p) => {
+  const tx = db as Tx;
   const termOf = (column: 'percent_bp' | 'fixed_minor') =>
-    sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${row.merchantId} and operation = 'payout'), 0)`;
+    sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${p('merchantId')}::bigint and operation = 'payout'), 0)`;
   const inserted = tx
     .insert(payments)
     .values({
-      ...row,
+      ...Object.fromEntries(PAYOUT_INSERT_COLUMNS.map((column) => [column, p(column)])),
       operationType: 'payout',
       requestVariant: 'C',
       status: 'init',
       commissionPercentBp: termOf('percent_bp'),
       commissionFixedMinor: termOf('fixed_minor'),
-      ...(exchange === null ? {} : { exchangeKind: exchange.kind, exchangeUntil: exchange.until }),
-    })
+      ...(exchanged ? { exchangeKind: p('exchangeKind'), exchangeUntil: p('exchangeUntil') } : {}),
+    } as never)
     .returning();
   const created = tx.$with('created', getTableColumns(payments)).as(inserted.getSQL());
   const born = tx.$with('born', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause, actor, created_at)
-    select created.id, null, created.status, ${cause}::text, ${currentActor()}::text, created.created_at from created`);
+    select created.id, null, created.status, ${p('cause')}::text, ${p('actor')}::text, created.created_at from created`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
-    select 'status_check', created.id, ${statusCheckDueAt.toISOString()}::timestamptz from created`);
-  const [payout] = await executeNamed('payout_reserve', tx.with(created, born, checked).select().from(created));
-  if (!payout) throw new Error('payout insert returned no row');
-  return payout;
-}
+    select 'status_check', created.id, ${p('statusCheckDueAt')}::timestamptz from created`);
+  return tx.with(created, born, checked).select().from(created);
+});
 
 // Brings the payout's open status check forward once its request got an answer that leaves it open.
 export async function rescheduleStatusCheck(tx: Tx, paymentId: number, dueAt: Date): Promise<void> {

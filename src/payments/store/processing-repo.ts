@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
+import { namedStatement } from '../../platform/lib/named-statements.ts';
 import { decideTransition, NO_FINAL_CHANGE } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/database.ts';
@@ -23,8 +23,16 @@ export async function findPaymentByTokenUnscoped(db: Db, token: string): Promise
   return row ?? null;
 }
 
+const paymentLock = namedStatement<null, PaymentRow[]>('payment_lock', (tx, _shape, p) =>
+  (tx as Tx)
+    .select()
+    .from(payments)
+    .where(eq(payments.id, p('paymentId')))
+    .for('update'),
+);
+
 export async function lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow | null> {
-  const [row] = await executeNamed('payment_lock', tx.select().from(payments).where(eq(payments.id, paymentId)).for('update'));
+  const [row] = await paymentLock.run(tx, null, { paymentId });
   return row ?? null;
 }
 

@@ -37,18 +37,8 @@ function seriesColumnsOnApproval(values: ApprovalValues) {
   };
 }
 
-// status-writer.ts's form, for a transition to approved: the values are known here.
-export function seriesColumnsOnTransition(reportedGatewayToken: string | null | undefined, now: Date) {
-  return seriesColumnsOnApproval({
-    approved: sql`true`,
-    reportedGatewayToken: sql`${reportedGatewayToken ?? null}::text`,
-    now: sql`${now.toISOString()}::timestamptz`,
-    recurringToken: sql`${randomHex(ISSUED_TOKEN_BYTES)}::text`,
-    walletToken: sql`${randomHex(ISSUED_TOKEN_BYTES)}::text`,
-  });
-}
-
-// The prepared outcome statement's form: placeholders, filled by seriesPlaceholderValues at each execution.
+// The form of the prepared statements that write a status (the outcome statement, a locked move: status-move-statement.ts):
+// placeholders, filled by seriesPlaceholderValues (and the reported recurringGatewayToken, `to`) at each execution.
 export function seriesColumnsOnOutcome(value: (name: string) => Placeholder, now: SQL) {
   return seriesColumnsOnApproval({
     approved: sql`${value('to')}::text = 'approved'`,

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
+import { namedStatement } from '../../platform/lib/named-statements.ts';
 import { type CommissionTerms, NO_COMMISSION } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { commissions } from '../../ledger/store/schema.ts';
@@ -15,10 +15,8 @@ export interface PaymentToRefund {
   terms: CommissionTerms; // the merchant's refund commission
 }
 
-// What a refund is decided on, in one statement under the payment's row lock (disputes lock that row too, so the
-// figures read with it stand until the commit): the payment of the merchant's scope with this token, its counted
-// disputes, its refunds, the commission.
-export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentToken: string): Promise<PaymentToRefund | null> {
+const paymentToRefundLock = namedStatement<null, LockedRow[]>('refund_lock', (db, _shape, p) => {
+  const tx = db as Tx;
   const disputed = tx
     .select({ total: sql`coalesce(sum(${disputes.amountMinor}), 0)` })
     .from(disputes)
@@ -29,7 +27,7 @@ export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentT
       .select({ value: column })
       .from(commissions)
       .where(and(eq(commissions.merchantId, payments.merchantId), eq(commissions.operation, 'refund')));
-  const query = tx
+  return tx
     .select({
       payment: payments,
       disputedMinor: sql<string>`(${disputed})::text`,
@@ -38,9 +36,23 @@ export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentT
       fixedMinor: sql<number | null>`(${terms(commissions.fixedMinor)})`,
     })
     .from(payments)
-    .where(and(eq(payments.token, paymentToken), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)))
+    .where(and(eq(payments.token, p('paymentToken')), eq(payments.merchantId, p('merchantId')), eq(payments.environment, p('environment'))))
     .for('update', { of: payments });
-  const [row] = await executeNamed('refund_lock', query);
+});
+
+interface LockedRow {
+  payment: PaymentRow;
+  disputedMinor: string;
+  refundCount: string;
+  percentBp: number | null;
+  fixedMinor: number | null;
+}
+
+// What a refund is decided on, in one statement under the payment's row lock (disputes lock that row too, so the
+// figures read with it stand until the commit): the payment of the merchant's scope with this token, its counted
+// disputes, its refunds, the commission.
+export async function lockPaymentToRefund(tx: Tx, scope: MerchantScope, paymentToken: string): Promise<PaymentToRefund | null> {
+  const [row] = await paymentToRefundLock.run(tx, null, { paymentToken, merchantId: scope.merchantId, environment: scope.environment });
   if (!row) return null;
   const hasTerms = row.percentBp !== null && row.fixedMinor !== null;
   return {
@@ -61,27 +73,43 @@ export interface ReservedRefundTimes {
 // captured_minor is the last line of defence), and its first check queued.
 export async function insertReservedRefund(tx: Tx, refund: NewRefund, times: ReservedRefundTimes): Promise<RefundRow> {
   const { payment, terms } = refund;
-  const inserted = tx
-    .insert(refunds)
-    .values({
-      token: refund.token,
-      paymentId: payment.id,
-      merchantId: payment.merchantId,
-      environment: payment.environment,
-      amountMinor: refund.amountMinor,
-      currency: payment.currency,
-      commissionPercentBp: terms.percentBp,
-      commissionFixedMinor: terms.fixedMinor,
-      status: 'pending',
-      exchangeUntil: times.exchangeUntil,
-    })
-    .returning();
-  const created = tx.$with('created', getTableColumns(refunds)).as(inserted.getSQL());
-  const counted = tx.$with('counted', {}).as(sql`update ${payments} set refunded_minor = refunded_minor + ${refund.amountMinor}, updated_at = now()
-    where id = ${payment.id}`);
-  const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
-    select 'refund_check', created.payment_id, created.id, ${times.firstCheckAt.toISOString()}::timestamptz from created`);
-  const [row] = await executeNamed('refund_reserve', tx.with(created, counted, checked).select().from(created));
+  const [row] = await reservedRefundInsert.run(tx, null, {
+    token: refund.token,
+    paymentId: payment.id,
+    merchantId: payment.merchantId,
+    environment: payment.environment,
+    amountMinor: refund.amountMinor,
+    currency: payment.currency,
+    commissionPercentBp: terms.percentBp,
+    commissionFixedMinor: terms.fixedMinor,
+    exchangeUntil: times.exchangeUntil,
+    firstCheckAt: times.firstCheckAt.toISOString(),
+  });
   if (!row) throw new Error('refund insert returned no row');
   return row;
 }
+
+const reservedRefundInsert = namedStatement<null, RefundRow[]>('refund_reserve', (db, _shape, p) => {
+  const tx = db as Tx;
+  const inserted = tx
+    .insert(refunds)
+    .values({
+      token: p('token'),
+      paymentId: p('paymentId'),
+      merchantId: p('merchantId'),
+      environment: p('environment'),
+      amountMinor: p('amountMinor'),
+      currency: p('currency'),
+      commissionPercentBp: p('commissionPercentBp'),
+      commissionFixedMinor: p('commissionFixedMinor'),
+      status: 'pending',
+      exchangeUntil: p('exchangeUntil'),
+    } as never)
+    .returning();
+  const created = tx.$with('created', getTableColumns(refunds)).as(inserted.getSQL());
+  const counted = tx.$with('counted', {}).as(sql`update ${payments} set refunded_minor = refunded_minor + ${p('amountMinor')}::bigint, updated_at = now()
+    where id = ${p('paymentId')}::bigint`);
+  const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
+    select 'refund_check', created.payment_id, created.id, ${p('firstCheckAt')}::timestamptz from created`);
+  return tx.with(created, counted, checked).select().from(created);
+});

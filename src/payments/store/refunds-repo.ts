@@ -1,5 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
+import { namedStatement } from '../../platform/lib/named-statements.ts';
 import type { CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
@@ -36,14 +36,17 @@ export async function findRefundById(db: DbOrTx, refundId: number): Promise<Refu
 
 // Lock order everywhere: the payment first, then its refund (then ledger balances). Both in one statement: FOR UPDATE
 // of a join locks each row it returns table by table in the order of FROM, the payment's before the refund's.
-export async function lockRefundWithPayment(tx: Tx, refundId: number, paymentId: number): Promise<{ payment: PaymentRow; refund: RefundRow } | null> {
-  const query = tx
+const refundWithPaymentLock = namedStatement<null, { payment: PaymentRow; refund: RefundRow }[]>('refund_answer_lock', (tx, _shape, p) =>
+  (tx as Tx)
     .select({ payment: payments, refund: refunds })
     .from(payments)
-    .innerJoin(refunds, and(eq(refunds.id, refundId), eq(refunds.paymentId, payments.id)))
-    .where(eq(payments.id, paymentId))
-    .for('update');
-  const [row] = await executeNamed('refund_answer_lock', query);
+    .innerJoin(refunds, and(eq(refunds.id, p('refundId')), eq(refunds.paymentId, payments.id)))
+    .where(eq(payments.id, p('paymentId')))
+    .for('update'),
+);
+
+export async function lockRefundWithPayment(tx: Tx, refundId: number, paymentId: number): Promise<{ payment: PaymentRow; refund: RefundRow } | null> {
+  const [row] = await refundWithPaymentLock.run(tx, null, { refundId, paymentId });
   return row ?? null;
 }
 

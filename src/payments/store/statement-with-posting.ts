@@ -1,8 +1,17 @@
 import { getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { type LedgerPosting, type LedgerScope, missingBalanceError, postedIdColumn, type PostingRefs, unguardedPostingCtes } from '../../ledger/index.ts';
+import {
+  type LedgerPosting,
+  type LedgerScope,
+  missingBalanceError,
+  postedIdColumn,
+  type PostingRefs,
+  type PostingShape,
+  unguardedPosting,
+  unguardedPostingCtes,
+} from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
-import { executeNamed } from '../../platform/lib/named-statements.ts';
+import type { Placeholders } from '../../platform/lib/named-statements.ts';
 
 export interface StatementPosting {
   scope: LedgerScope;
@@ -10,31 +19,38 @@ export interface StatementPosting {
   refs: PostingRefs;
 }
 
-// Runs one statement of `parts` whose CTE `written` writes a row of `table` (returning all of its columns), with the
-// ledger posting's CTEs after them, run only when `written` wrote its row; named by `purpose`. The row written, or
-// null when none was (then nothing was posted either).
-export async function runWithPosting<Row>(
+// A statement's posting: the shape its CTEs are built from (part of the statement's shape) and their values.
+export function postingPartOf(posting: StatementPosting | null): { shape: PostingShape | null; values: Record<string, unknown> } {
+  if (posting === null) return { shape: null, values: {} };
+  return unguardedPosting(posting.scope, posting.posting, posting.refs);
+}
+
+// Inside a named statement's builder: one statement of `parts` whose CTE `written` writes a row of `table`
+// (returning all of its columns), with the posting's CTEs after them, run only when `written` wrote its row.
+export function selectWithPosting(
   tx: Tx,
-  purpose: string,
   table: PgTable,
   written: WithSubquery,
   parts: readonly WithSubquery[],
-  posting: StatementPosting | null,
-): Promise<Row | null> {
+  posting: PostingShape | null,
+  p: Placeholders,
+) {
   const all = [...parts];
   if (posting !== null) {
     const gate = sql`exists (select 1 from ${sql.raw(written._.alias)})`;
-    for (const cte of unguardedPostingCtes(posting.scope, posting.posting, posting.refs, gate)) all.push(tx.$with(cte.name, {}).as(cte.body));
+    for (const cte of unguardedPostingCtes(posting, p, gate)) all.push(tx.$with(cte.name, {}).as(cte.body));
   }
   const columns = Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, (written as unknown as Record<string, unknown>)[key]]));
   const selection = posting === null ? columns : { ...columns, postedId: postedIdColumn() };
-  const [row] = (await executeNamed(
-    purpose,
-    tx
-      .with(...all)
-      .select(selection as never)
-      .from(written),
-  )) as (Row & { postedId?: string | null })[];
+  return tx
+    .with(...all)
+    .select(selection as never)
+    .from(written);
+}
+
+// The row such a statement wrote, or null when none was (then nothing was posted either).
+export function writtenRowOf<Row>(rows: readonly (Row & { postedId?: string | null })[], posting: StatementPosting | null): Row | null {
+  const [row] = rows;
   if (!row) return null;
   if (posting !== null && row.postedId === null) throw missingBalanceError(posting.posting);
   const { postedId: _posted, ...writtenRow } = row;

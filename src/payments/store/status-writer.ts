@@ -9,7 +9,6 @@ import { insertPaymentLogs } from './payment-logs-repo.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { updatePayment } from './processing-repo.ts';
 import { rescheduleStatusCheck } from './payouts-repo.ts';
-import { seriesColumnsOnTransition } from './recurring-repo.ts';
 import { moveStatus } from './status-move-statement.ts';
 
 export type PaymentStatusChange = StatusChange<PaymentRow, PaymentChanges>;
@@ -29,9 +28,7 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
   // A posting with a guarded debit may refuse or gather (postLedger): it stays a statement of its own, after the move.
   const separatePosting = change.posting !== null && change.posting.guardedDebitMinor > 0;
   if (transition !== null) {
-    // A recurring first payment's approval issues the tokens of its series (store/recurring-repo.ts).
-    const series = transition.to === 'approved' ? seriesColumnsOnTransition(changes.recurringGatewayToken, now) : {};
-    const set = { ...changes, ...series, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now };
+    const set = { ...changes, status: transition.to, ...(transition.final ? { finalizedAt: now } : {}), updatedAt: now };
     // the row, its history, its logs, its closed checks, its notification and its posting: one statement
     const moved = await moveStatus(tx, {
       paymentId,
@@ -39,6 +36,7 @@ export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Pr
       transition,
       cause: change.cause,
       set,
+      issuesSeries: transition.to === 'approved', // a recurring first payment's approval (store/recurring-repo.ts)
       logs: change.logs,
       closeStatusChecks: change.closeStatusChecks,
       now,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { is, Param, Placeholder, SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 
 // Statements of the money paths (a refund, a payout, a status move, their postings, the sandbox acquirer's refund)
@@ -39,33 +39,84 @@ export function nameMarkedStatements(client: pg.PoolClient): void {
   }) as pg.PoolClient['query'];
 }
 
-interface PreparableQuery<T> {
-  prepare(name: string): { execute(): Promise<T> };
+// A statement of the money paths as a template: built once per shape with placeholders where its values go, turned
+// into its text once, then run with each call's values. Building a long CTE through drizzle and turning it into text
+// cost more of a refund's or payout's server CPU than anything else of ours (npm run bench profile, 2026-11-29).
+// `build` is given the shape and the placeholders only, never a call's values, so no value can be baked into the
+// cached text; everything that changes the text (which CTEs, which columns, which accounts) belongs to the shape,
+// which keys the cache (its JSON). Every value the text names must be passed to `run`: a missing one throws.
+
+export type Placeholders = (name: string) => Placeholder;
+
+const placeholderOf: Placeholders = (name) => sql.placeholder(name);
+
+type Built = SQL | { prepare(name: string): PreparedLike };
+
+interface PreparedLike {
+  getQuery(): { sql: string; params: unknown[] };
+  fields?: unknown;
+  _isResponseInArrayMode?: boolean;
+  joinsNotNullableMap?: unknown;
+  execute(values?: Record<string, unknown>): Promise<unknown>;
 }
 
-// A drizzle query (select, insert, update, with … select) run as a named prepared statement on PostgreSQL.
-export function executeNamed<T>(purpose: string, query: PreparableQuery<T>): Promise<T> {
-  return query.prepare(`${MARKER}${purpose}`).execute();
+interface StatementForm {
+  query: { sql: string; params: unknown[] };
+  fields: unknown;
+  arrayMode: boolean;
+  joinsNotNullableMap: unknown;
 }
 
-interface RawSession {
-  dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
-  session: {
-    prepareQuery(
-      query: { sql: string; params: unknown[] },
-      fields: undefined,
-      name: string,
-      isResponseInArrayMode: false,
-    ): {
-      execute(): Promise<unknown>;
-    };
+interface SessionOf {
+  dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } };
+  session: { prepareQuery(query: StatementForm['query'], fields: unknown, name: string, arrayMode: boolean): PreparedLike };
+}
+
+const FORMS_PER_TEMPLATE_MAX = 256;
+
+export interface NamedStatement<Shape, Result> {
+  run(db: object, shape: Shape, values: Readonly<Record<string, unknown>>): Promise<Result>;
+}
+
+// `db`: a drizzle database or transaction (typed loosely: database.ts, which installs the naming, imports this file).
+// A drizzle query builder's result is its mapped rows; raw SQL's is the driver's result ({ rows }).
+export function namedStatement<Shape, Result>(purpose: string, build: (db: object, shape: Shape, p: Placeholders) => Built): NamedStatement<Shape, Result> {
+  const forms = new Map<string, StatementForm>();
+  const name = `${MARKER}${purpose}`;
+  return {
+    run(db, shape, values) {
+      const key = typeof shape === 'string' ? shape : JSON.stringify(shape);
+      let form = forms.get(key);
+      if (form === undefined) {
+        form = formOf(db as SessionOf, build(db, shape, placeholderOf), name);
+        if (forms.size >= FORMS_PER_TEMPLATE_MAX) forms.clear();
+        forms.set(key, form);
+      }
+      const prepared = (db as SessionOf).session.prepareQuery(form.query, form.fields, name, form.arrayMode);
+      prepared.joinsNotNullableMap = form.joinsNotNullableMap;
+      return prepared.execute(values) as Promise<Result>;
+    },
   };
 }
 
-// Raw SQL run as drizzle's execute runs it (the driver's result), as a named prepared statement on PostgreSQL. `db`:
-// a drizzle database or transaction (typed loosely: database.ts, which installs the naming, imports this file).
-export async function executeRawNamed<Row>(db: object, purpose: string, statement: SQL): Promise<{ rows: Row[] }> {
-  const raw = db as unknown as RawSession; // drizzle's own execute does exactly this, without the name
-  const prepared = raw.session.prepareQuery(raw.dialect.sqlToQuery(statement), undefined, `${MARKER}${purpose}`, false);
-  return (await prepared.execute()) as { rows: Row[] };
+function formOf(db: SessionOf, built: Built, name: string): StatementForm {
+  if (is(built, SQL)) return { query: nullSafe(db.dialect.sqlToQuery(built)), fields: undefined, arrayMode: false, joinsNotNullableMap: undefined };
+  const prepared = built.prepare(name);
+  return {
+    query: nullSafe(prepared.getQuery()),
+    fields: prepared.fields,
+    arrayMode: prepared._isResponseInArrayMode === true,
+    joinsNotNullableMap: prepared.joinsNotNullableMap,
+  };
+}
+
+// A column's encoder of a placeholder's value (a json column's JSON.stringify, a timestamp's toISOString) would turn a
+// null into jsonb 'null' or throw: drizzle checks for null only when it encodes a value it was given directly.
+function nullSafe(query: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  const params = query.params.map((param) => {
+    if (!is(param, Param) || !is(param.value, Placeholder)) return param;
+    const { encoder } = param;
+    return new Param(param.value, { mapToDriverValue: (value: unknown) => (value === null || value === undefined ? null : encoder.mapToDriverValue(value)) });
+  });
+  return { sql: query.sql, params };
 }
