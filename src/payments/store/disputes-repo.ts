@@ -4,6 +4,7 @@ import type { Db } from '../../platform/database.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
 import { disputeDocuments, disputes, payments } from './schema.ts';
+import { tokenInScope } from './scoped-token.ts';
 
 export type DisputeRow = typeof disputes.$inferSelect;
 export type DisputeDocumentRow = typeof disputeDocuments.$inferSelect;
@@ -37,7 +38,7 @@ export async function lockScopedPayment(tx: Tx, scope: MerchantScope, token: str
   const [row] = await tx
     .select()
     .from(payments)
-    .where(and(eq(payments.token, token), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)))
+    .where(tokenInScope(payments, token, scope))
     .for('update');
   return row ?? null;
 }
@@ -88,7 +89,7 @@ export async function lockScopedDispute(tx: Tx, scope: MerchantScope, token: str
   const [row] = await tx
     .select()
     .from(disputes)
-    .where(and(eq(disputes.token, token), eq(disputes.merchantId, scope.merchantId), eq(disputes.environment, scope.environment)))
+    .where(tokenInScope(disputes, token, scope))
     .for('update');
   return row ?? null;
 }

@@ -1,4 +1,4 @@
-import { and, eq, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/database.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
@@ -7,6 +7,7 @@ import { assertPaymentJson } from './json-columns.ts';
 import type { Environment } from './merchants-repo.ts';
 import { outbox, paymentStatusChanges, payments } from './schema.ts';
 import { type FoldedKey, keyedPayment, keyPlaceholders, preparedOf } from './payment-key-cte.ts';
+import { tokenInScope } from './scoped-token.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 type NewPaymentRow = typeof payments.$inferInsert;
@@ -195,6 +196,6 @@ export async function findPaymentByToken(db: Db, scope: MerchantScope, token: st
   const [row] = await db
     .select()
     .from(payments)
-    .where(and(eq(payments.token, token), eq(payments.merchantId, scope.merchantId), eq(payments.environment, scope.environment)));
+    .where(tokenInScope(payments, token, scope));
   return row ?? null;
 }

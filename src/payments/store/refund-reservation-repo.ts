@@ -7,6 +7,7 @@ import { COUNTED_DISPUTE_STATUSES } from '../domain/dispute-status.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { NewRefund, RefundRow } from './refunds-repo.ts';
 import { disputes, outbox, payments, refunds } from './schema.ts';
+import { tokenInScope } from './scoped-token.ts';
 
 export interface PaymentToRefund {
   payment: PaymentRow;
@@ -36,7 +37,7 @@ const paymentToRefundLock = namedStatement<null, LockedRow[]>('refund_lock', (db
       fixedMinor: sql<number | null>`(${terms(commissions.fixedMinor)})`,
     })
     .from(payments)
-    .where(and(eq(payments.token, p('paymentToken')), eq(payments.merchantId, p('merchantId')), eq(payments.environment, p('environment'))))
+    .where(tokenInScope(payments, p('paymentToken'), { merchantId: p('merchantId'), environment: p('environment') }))
     .for('update', { of: payments });
 });
 

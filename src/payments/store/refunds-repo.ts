@@ -4,6 +4,7 @@ import type { CommissionTerms } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
 import { payments, refunds } from './schema.ts';
+import { tokenInScope } from './scoped-token.ts';
 
 // A payment's refunds: each its own row with its own token and status, counted in payments.refunded_minor while
 // it is not declined (the CHECK refunded_minor ≤ captured_minor is the last line of defence against overrefunds).
@@ -55,7 +56,7 @@ export async function findRefundByToken(db: DbOrTx, scope: MerchantScope, token:
   const [row] = await db
     .select()
     .from(refunds)
-    .where(and(eq(refunds.token, token), eq(refunds.merchantId, scope.merchantId), eq(refunds.environment, scope.environment)));
+    .where(tokenInScope(refunds, token, scope));
   return row ?? null;
 }
 

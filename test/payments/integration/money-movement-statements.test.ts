@@ -88,7 +88,9 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
     expect(refund.answer.body.refund.status).toBe('approved');
     expect(refund.statements).toEqual([
       expect.stringMatching(/^begin; select set_config\('payrail\.actor', 'key:/), // the audit settings ride on BEGIN
-      expect.stringMatching(/^select .* from "payments" where \("payments"\."token" = .* for update of "payments"$/), // found by token and locked
+      expect.stringMatching(
+        /^select .* from "payments" where \("payments"\."id" = \(select by_token\.id from "payments" as by_token where by_token\.token = .* for update of "payments"$/,
+      ), // found by token and locked
       expect.stringMatching(/^with "created" as \(insert into "refunds"/),
       expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/), // one row, no savepoint
       'commit',
