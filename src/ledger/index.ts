@@ -28,12 +28,14 @@ export {
   missingBalanceError,
   postedIdColumn,
   postLedger,
+  assertGuardedPosted,
+  guardedPostingIn,
+  postingCtesIn,
   unguardedPosting,
-  unguardedPostingCtes,
   type LedgerScope,
   type PostingRefs,
 } from './store/ledger-repo.ts';
-export type { PostingShape } from './store/posting-statement.ts';
+export type { PostingShape, PostingValue } from './store/posting-statement.ts';
 export { findWalletViolations } from './store/wallet-check-repo.ts';
 export { InsufficientWalletError, postWalletLedger, readWalletBalances } from './store/wallet-ledger-repo.ts';
 export { STATEMENT_PAGE_ROWS_MAX, getStatement } from './flows/statement.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import { namedStatement, type Placeholders } from '../../platform/lib/named-statements.ts';
+import { namedStatement } from '../../platform/lib/named-statements.ts';
 import type { LedgerPosting } from '../domain/ledger-postings.ts';
 import type { Db, Tx } from '../../platform/database.ts';
 import {
@@ -12,6 +12,7 @@ import {
   postingShapeOf,
   type PostingStatementInput,
   postingStatement,
+  type PostingValue,
   postingValuesOf,
 } from './posting-statement.ts';
 import { ledgerBalances } from './schema.ts';
@@ -112,10 +113,33 @@ export function unguardedPosting(scope: LedgerScope, posting: LedgerPosting, ref
   return { shape: postingShapeOf(input), values: postingValuesOf(input) };
 }
 
-// The CTEs of an unguarded posting in a larger statement that runs them only when `gate` holds: its transaction's id
-// is then in the CTE named POSTED_CTE, and a statement that finds none there while the gate held found a balance the
-// posting debits missing (postLedger's error).
-export const unguardedPostingCtes = (shape: PostingShape, p: Placeholders, gate: SQL): PostingCte[] => postingCtes(shape, p, gate);
+// A guarded posting (a refund's reservation) written by the statement that writes its subject, inside a
+// ledgerTransaction (only there can a short row be answered by running again): its shape and values in this run's
+// mode (the statement gives the subject's id and shard itself: postingCtesIn's `value`).
+export function guardedPostingIn(
+  tx: Tx,
+  scope: LedgerScope,
+  posting: LedgerPosting,
+  refs: PostingRefs,
+): { shape: PostingShape; values: Record<string, unknown> } {
+  const mode = rerunnableModes.get(tx);
+  if (mode === undefined) throw new Error(`ledger posting ${posting.kind} in a statement of its subject needs a ledgerTransaction`);
+  const input: PostingStatementInput = { ...postingInputOf(scope, posting, refs), mode };
+  return { shape: postingShapeOf(input), values: postingValuesOf(input) };
+}
+
+// What such a statement's ledger transaction id (null: nothing posted) says, as postLedger says it: no single row
+// held the debit (the ledgerTransaction runs again, gathering), or the wallet does not hold it.
+export function assertGuardedPosted(tx: Tx, posting: LedgerPosting, postedId: string | number | null): void {
+  if (postedId !== null) return;
+  if (rerunnableModes.get(tx) === 'one-shard') throw new NoSingleRowError();
+  throw new InsufficientBalanceError(posting.guardedDebitMinor, posting.currency);
+}
+
+// The CTEs of a posting in a larger statement that runs them only when `gate` holds: its transaction's id is then in
+// the CTE named POSTED_CTE; a statement that finds none there while the gate held found a balance an unguarded
+// posting debits missing (postLedger's error), or a guarded debit short (assertGuardedPosted).
+export const postingCtesIn = (shape: PostingShape, value: PostingValue, gate: SQL): PostingCte[] => postingCtes(shape, value, gate);
 
 // The transactions of ledgerTransaction, and how their guarded debits find their money.
 const rerunnableModes = new WeakMap<Tx, GuardedDebitMode>();

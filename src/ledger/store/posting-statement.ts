@@ -1,5 +1,9 @@
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Placeholders } from '../../platform/lib/named-statements.ts';
+
+// A posting's value by its placeholder's name: the placeholder, or an expression of the statement that holds the
+// posting (a new subject's id).
+export type PostingValue = (name: string) => Placeholder | SQL;
 import { BALANCED_ACCOUNTS, NON_NEGATIVE_ACCOUNTS, type LedgerAccount, type LedgerPosting } from '../domain/ledger-postings.ts';
 import { ledgerBalances, ledgerEntries, ledgerTransactions } from './schema.ts';
 
@@ -105,7 +109,7 @@ export const POSTED_CTE = 'posted';
 
 // The posting as the common table expressions of a larger statement (a status move's: payments/store/
 // status-move-statement.ts), its first step run only when `gate` holds (read once, before it touches a row).
-export function postingCtes(shape: PostingShape, p: Placeholders, gate: SQL): PostingCte[] {
+export function postingCtes(shape: PostingShape, p: PostingValue, gate: SQL): PostingCte[] {
   const [merchantId, environment, currency] = [p('posting_merchantId'), p('posting_environment'), p('posting_currency')];
   const key = sql`merchant_id = ${merchantId} and environment = ${environment} and currency = ${currency}`;
   const steps = shape.steps.flatMap(({ account, change }, index): PostingCte[] => {
@@ -164,7 +168,7 @@ interface GuardedStepParts {
   locked: string;
   gathered: string;
   debit: SQL;
-  subjectShard: Placeholder;
+  subjectShard: Placeholder | SQL;
   mode: GuardedDebitMode;
 }
 

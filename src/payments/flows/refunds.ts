@@ -3,7 +3,7 @@ import { chargeOf, refundReserved } from '../../ledger/index.ts';
 import { randomHex } from '../../platform/lib/crypto.ts';
 import { ApiError } from '../../platform/lib/errors.ts';
 import type { Db } from '../../platform/database.ts';
-import { InsufficientBalanceError, ledgerTransaction, postLedger } from '../../ledger/index.ts';
+import { InsufficientBalanceError, ledgerTransaction } from '../../ledger/index.ts';
 import type { MerchantScope, PaymentRow } from '../store/payments-repo.ts';
 import { findPaymentById } from '../store/processing-repo.ts';
 import { insertReservedRefund, lockPaymentToRefund } from '../store/refund-reservation-repo.ts';
@@ -63,9 +63,9 @@ async function reserveRefund(deps: ProcessingDeps, scope: MerchantScope, input: 
       // The first check once the refund's own request could have answered; it waits longer while it has not.
       const now = new Date();
       const times = { firstCheckAt: firstStatusCheckAt(methodSettingsOf(gateway.settings, 'refund'), now), exchangeUntil: refundExchangeUntil(gateway, now) };
-      const refund = await insertReservedRefund(tx, { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms }, times);
       const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
-      await postLedger(tx, payment, posting, { paymentId: payment.id, refundId: refund.id }); // it locks the balance
+      const newRefund = { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms };
+      const refund = await insertReservedRefund(tx, newRefund, times, { scope: payment, posting }); // it locks the balance
       await commitKey?.(tx, { kind: 'refund', token: refund.token });
       return { payment, gateway, refund };
     });

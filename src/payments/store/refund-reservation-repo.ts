@@ -1,6 +1,16 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { namedStatement } from '../../platform/lib/named-statements.ts';
-import { type CommissionTerms, NO_COMMISSION } from '../../ledger/index.ts';
+import { namedStatement, type Placeholders } from '../../platform/lib/named-statements.ts';
+import { selectWithPosting } from './statement-with-posting.ts';
+import {
+  AVAILABLE_SHARDS,
+  assertGuardedPosted,
+  type CommissionTerms,
+  guardedPostingIn,
+  type LedgerPosting,
+  type LedgerScope,
+  NO_COMMISSION,
+  type PostingShape,
+} from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 import { commissions } from '../../ledger/store/schema.ts';
 import { COUNTED_DISPUTE_STATUSES } from '../domain/dispute-status.ts';
@@ -71,10 +81,17 @@ export interface ReservedRefundTimes {
 
 // The refund's writes in one statement, inside the transaction that locked its payment: the pending refund holding
 // its /refund's exchange marker, its amount counted in the payment's refunded_minor (whose CHECK against
-// captured_minor is the last line of defence), and its first check queued.
-export async function insertReservedRefund(tx: Tx, refund: NewRefund, times: ReservedRefundTimes): Promise<RefundRow> {
+// captured_minor is the last line of defence), its first check queued, and its reservation posted (the guarded debit
+// of available, from the refund's own shard on: the new row's id decides it). In a ledgerTransaction only.
+export async function insertReservedRefund(
+  tx: Tx,
+  refund: NewRefund,
+  times: ReservedRefundTimes,
+  reservation: { scope: LedgerScope; posting: LedgerPosting },
+): Promise<RefundRow> {
   const { payment, terms } = refund;
-  const [row] = await reservedRefundInsert.run(tx, null, {
+  const guarded = guardedPostingIn(tx, reservation.scope, reservation.posting, { paymentId: payment.id });
+  const [row] = await reservedRefundInsert.run(tx, guarded.shape, {
     token: refund.token,
     paymentId: payment.id,
     merchantId: payment.merchantId,
@@ -85,12 +102,20 @@ export async function insertReservedRefund(tx: Tx, refund: NewRefund, times: Res
     commissionFixedMinor: terms.fixedMinor,
     exchangeUntil: times.exchangeUntil,
     firstCheckAt: times.firstCheckAt.toISOString(),
+    ...guarded.values,
   });
   if (!row) throw new Error('refund insert returned no row');
-  return row;
+  const { postedId, ...inserted } = row;
+  assertGuardedPosted(tx, reservation.posting, postedId ?? null);
+  return inserted;
 }
 
-const reservedRefundInsert = namedStatement<null, RefundRow[]>('refund_reserve', (db, _shape, p) => {
+// The refund's id and shard, from the row the statement inserts: where its hold goes and its guarded debit starts.
+const NEW_REFUND_ID = sql`(select created.id from created)`;
+const newRefundValue = (p: Placeholders) => (name: string) =>
+  name === 'posting_refundId' ? NEW_REFUND_ID : name === 'posting_subjectShard' ? sql`(${NEW_REFUND_ID} % ${sql.raw(String(AVAILABLE_SHARDS))})` : p(name);
+
+const reservedRefundInsert = namedStatement<PostingShape, (RefundRow & { postedId?: string | null })[]>('refund_reserve', (db, posting, p) => {
   const tx = db as Tx;
   const inserted = tx
     .insert(refunds)
@@ -112,5 +137,5 @@ const reservedRefundInsert = namedStatement<null, RefundRow[]>('refund_reserve',
     where id = ${p('paymentId')}::bigint`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
     select 'refund_check', created.payment_id, created.id, ${p('firstCheckAt')}::timestamptz from created`);
-  return tx.with(created, counted, checked).select().from(created);
+  return selectWithPosting(tx, refunds, created, [created, counted, checked], posting, newRefundValue(p));
 });

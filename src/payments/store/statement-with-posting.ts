@@ -6,12 +6,12 @@ import {
   missingBalanceError,
   postedIdColumn,
   type PostingRefs,
+  postingCtesIn,
   type PostingShape,
+  type PostingValue,
   unguardedPosting,
-  unguardedPostingCtes,
 } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
-import type { Placeholders } from '../../platform/lib/named-statements.ts';
 
 export interface StatementPosting {
   scope: LedgerScope;
@@ -26,19 +26,20 @@ export function postingPartOf(posting: StatementPosting | null): { shape: Postin
 }
 
 // Inside a named statement's builder: one statement of `parts` whose CTE `written` writes a row of `table`
-// (returning all of its columns), with the posting's CTEs after them, run only when `written` wrote its row.
+// (returning all of its columns), with the posting's CTEs after them, run only when `written` wrote its row. `value`:
+// the posting's placeholders, or expressions of this statement for some (a new row's id).
 export function selectWithPosting(
   tx: Tx,
   table: PgTable,
   written: WithSubquery,
   parts: readonly WithSubquery[],
   posting: PostingShape | null,
-  p: Placeholders,
+  value: PostingValue,
 ) {
   const all = [...parts];
   if (posting !== null) {
     const gate = sql`exists (select 1 from ${sql.raw(written._.alias)})`;
-    for (const cte of unguardedPostingCtes(posting, p, gate)) all.push(tx.$with(cte.name, {}).as(cte.body));
+    for (const cte of postingCtesIn(posting, value, gate)) all.push(tx.$with(cte.name, {}).as(cte.body));
   }
   const columns = Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, (written as unknown as Record<string, unknown>)[key]]));
   const selection = posting === null ? columns : { ...columns, postedId: postedIdColumn() };

@@ -74,7 +74,9 @@ describe.each(engines)('refunds through the sandbox on %s', (engine) => {
   it('refunds what is left when no amount is given: the payment becomes refunded, the ledger moves amount + commission', async () => {
     const merchant = await newMerchant({ pay: { percent: 2.5, fixed: 30 }, refund: { percent: 1, fixed: 10 } });
     const token = await approvedPayment(merchant.sandboxKey);
-    await approvedPayment(merchant.sandboxKey); // a second payment's money, so available covers the refund's commission
+    // a second payment's money, so available covers the refund's commission: 1,020 is more than either payment's row
+    // of available holds, so the reservation gathers them (ledger-repo.ts ledgerTransaction runs it again)
+    await approvedPayment(merchant.sandboxKey);
     expect(await walletOf(merchant.sandboxKey)).toMatchObject({ available: 2 * (1000 - 55), hold: 0 });
 
     const refunded = await refund(merchant.sandboxKey, { token });
