@@ -1,4 +1,5 @@
-import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, or, type Placeholder, sql } from 'drizzle-orm';
+import { namedStatement } from '../../platform/lib/named-statements.ts';
 import type { Db, DbOrTx } from '../../platform/database.ts';
 import type { MerchantScope } from './payments-repo.ts';
 import { idempotencyKeys } from './schema.ts';
@@ -25,7 +26,9 @@ export interface KeyedResource {
   token: string;
 }
 
-function whereScope(scope: IdempotencyScope) {
+type Bound<T> = { [K in keyof T]: T[K] | Placeholder };
+
+function whereScope(scope: Bound<IdempotencyScope>) {
   return and(
     eq(idempotencyKeys.merchantId, scope.merchantId),
     eq(idempotencyKeys.environment, scope.environment),
@@ -33,7 +36,7 @@ function whereScope(scope: IdempotencyScope) {
   );
 }
 
-function whereHeld(claim: ClaimRef) {
+function whereHeld(claim: { scope: Bound<IdempotencyScope>; claimId: ClaimRef['claimId'] | Placeholder }) {
   return and(whereScope(claim.scope), eq(idempotencyKeys.claimId, claim.claimId), inArray(idempotencyKeys.state, HELD_STATES));
 }
 
@@ -70,8 +73,16 @@ export async function claimIdempotencyKey(
 
 // The key's row, or null: a deferred claim (flows/idempotency-keys.ts) reads instead of inserting. A row that may be
 // replaced (past its 24 h lifetime, or a claim nothing committed whose process died) is deleted and reads as null.
+// Every keyed POST reads its key first and stores its answer last: both prepared once (platform/lib/named-statements.ts).
+const liveKeyRead = namedStatement<null, IdempotencyRow[]>('key_read', (db, _shape, p) =>
+  (db as Db)
+    .select()
+    .from(idempotencyKeys)
+    .where(whereScope({ merchantId: p('merchantId'), environment: p('environment'), idempotencyKey: p('idempotencyKey') })),
+);
+
 export async function findLiveIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyRow | null> {
-  const [existing] = await db.select().from(idempotencyKeys).where(whereScope(scope));
+  const [existing] = await liveKeyRead.run(db, null, { ...scope });
   if (!existing) return null;
   // the database's clock decides, as for a claim (replaceableCondition)
   const deleted = await db
@@ -156,13 +167,19 @@ export async function completeIdempotencyKey(
   response: { status: number; contentType: string; body: string },
   onlyCommitted = false,
 ): Promise<boolean> {
-  const completed = await db
-    .update(idempotencyKeys)
-    .set({ state: 'completed', responseStatus: response.status, responseContentType: response.contentType, responseBody: response.body })
-    .where(onlyCommitted ? and(whereHeld(claim), eq(idempotencyKeys.state, 'committed')) : whereHeld(claim))
-    .returning({ state: idempotencyKeys.state });
+  const completed = await keyCompletion.run(db, onlyCommitted, { ...claim.scope, claimId: claim.claimId, ...response });
   return completed.length === 1;
 }
+
+// Shape: whether only a committed claim may be completed.
+const keyCompletion = namedStatement<boolean, { state: string }[]>('key_complete', (db, onlyCommitted, p) => {
+  const held = whereHeld({ scope: { merchantId: p('merchantId'), environment: p('environment'), idempotencyKey: p('idempotencyKey') }, claimId: p('claimId') });
+  return (db as Db)
+    .update(idempotencyKeys)
+    .set({ state: 'completed', responseStatus: p('status'), responseContentType: p('contentType'), responseBody: p('body') } as never)
+    .where(onlyCommitted ? and(held, eq(idempotencyKeys.state, 'committed')) : held)
+    .returning({ state: idempotencyKeys.state });
+});
 
 // Only a claim nothing durable happened under may be released.
 export async function releaseIdempotencyKey(db: Db, claim: ClaimRef): Promise<void> {
