@@ -87,7 +87,7 @@ export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPost
 // A posting found a balance it debits missing, which the ledger's invariants rule out.
 export const missingBalanceError = (posting: LedgerPosting) => new Error(`ledger posting ${posting.kind} found a balance it debits missing`);
 
-// The column a statement with unguardedPostingCtes selects: the ledger transaction's id, null when nothing was posted.
+// The column a statement with postingCtesIn selects: the ledger transaction's id, null when nothing was posted.
 export const postedIdColumn = () => sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
 
 function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): Omit<PostingStatementInput, 'mode'> {
@@ -106,7 +106,7 @@ function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: Postin
 }
 
 // A posting without a guarded debit (nothing to refuse, nothing to gather) as part of a larger statement: the shape
-// its CTEs are built from (unguardedPostingCtes) and their placeholders' values.
+// its CTEs are built from (postingCtesIn) and their placeholders' values.
 export function unguardedPosting(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): { shape: PostingShape; values: Record<string, unknown> } {
   if (posting.guardedDebitMinor > 0) throw new Error(`ledger posting ${posting.kind} has a guarded debit: postLedger writes it`);
   const input: PostingStatementInput = { ...postingInputOf(scope, posting, refs), mode: 'all-shards' };

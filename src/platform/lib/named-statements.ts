@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import { is, Param, Placeholder, SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 
-// Statements of the money paths (a refund, a payout, a status move, their postings, the sandbox acquirer's refund)
-// run as named prepared statements: PostgreSQL parses and plans an unnamed statement on every run, and for these long
-// CTEs that was about 40 % of a refund's PostgreSQL CPU (npm run bench, 2026-11-29). A flow marks a statement with
-// its purpose; the driver (PostgreSQL's pool clients, nameMarkedStatements) names it by that purpose and a hash of
-// its text, so every shape a builder makes (a posting's accounts, the columns a move sets) gets a name of its own and
-// a name always means one text, while the values stay parameters. PostgreSQL keeps each name once per connection, so
-// the names are bounded by the shapes, a few dozen. Only statements whose plan does not depend on their values (a
-// row by its key, an insert, an update of known rows) are marked: a generic plan chosen for one value can be wrong
-// for another. PGlite runs them unnamed.
+// Statements of the money paths (a refund, a payout, a status move, their postings, the sandbox acquirer's refund, a
+// keyed request's key) run as named prepared statements: PostgreSQL parses and plans an unnamed statement on every
+// run, and for these long CTEs that was about 40 % of a refund's PostgreSQL CPU (npm run bench, 2026-11-29). A flow
+// declares such a statement with namedStatement (below); the driver (PostgreSQL's pool clients,
+// nameMarkedStatements) names it by its purpose and a hash of its text, so every shape a builder makes (a posting's
+// accounts, the columns a move sets) gets a name of its own and a name always means one text, while the values stay
+// parameters. PostgreSQL keeps each name once per connection, so the names are bounded by the shapes, a few dozen.
+// Only statements whose plan does not depend on their values (a row by its key, an insert, an update of known rows)
+// are named: a generic plan chosen for one value can be wrong for another. PGlite runs them unnamed.
 
 const MARKER = 'payrail_named:';
 const NAMES_CACHED_MAX = 512;

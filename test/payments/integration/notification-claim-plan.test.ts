@@ -4,20 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationClaimQuery } from '../../../src/payments/store/notification-work-repo.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
+import { executedPlanNodes } from '../../support/query-plan.ts';
 
 const engines = await testEngines();
 const PAYMENTS = 100;
 const EVENTS_EACH = 30; // 3,000 open notifications, none attempted yet
 const BATCH = 50;
-
-interface PlanNode {
-  'Node Type': string;
-  'Join Type'?: string;
-  'Rows Removed by Join Filter'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 // A notifier that fell behind must not fall further: its claim reads about what it claims, not the square of the
 // backlog. Found by the issue 24 benchmark: on an outbox without statistics (a new database) the planner turned the
@@ -46,12 +38,7 @@ describe.each(engines)('the notification claim on a backlog of 3,000, on %s', (e
     const now = new Date();
     const values: Record<string, unknown> = { now: now.toISOString(), leaseUntil: new Date(now.getTime() + 60_000).toISOString(), batchSizeMax: BATCH };
     const params = query.params.map((param) => (param instanceof Placeholder ? values[param.name] : param));
-    const client = (harness.database.db as unknown as { $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } })
-      .$client;
-    const explained = await client.query(`explain (analyze, format json) ${query.sql}`, params);
-    const plan = (explained.rows[0]?.['QUERY PLAN'] as [{ Plan: PlanNode }] | string) ?? [];
-    const root = (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0]!.Plan;
-    const nodes = nodesOf(root);
+    const nodes = await executedPlanNodes(harness.database.db, query.sql, params);
     expect(nodes.filter((node) => node['Join Type'] === 'Anti').map((node) => node['Node Type'])).toEqual([]);
     const removed = nodes.reduce((sum, node) => sum + (node['Rows Removed by Join Filter'] ?? 0) + (node['Rows Removed by Filter'] ?? 0), 0);
     expect(removed).toBeLessThan(PAYMENTS * EVENTS_EACH * 3); // the quadratic plan removed ~9,000,000

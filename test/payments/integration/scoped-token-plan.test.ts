@@ -5,17 +5,10 @@ import { payments } from '../../../src/payments/store/schema.ts';
 import { tokenInScope } from '../../../src/payments/store/scoped-token.ts';
 import { testEngines } from '../../support/databases.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
+import { executedPlanNodes } from '../../support/query-plan.ts';
 
 const engines = await testEngines();
 const NEWER_PAYMENTS = 3_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 // A merchant's payment (refund, dispute) found by its token reads that row, not the merchant's: found by the issue 24
 // benchmark, where statistics taken before the merchant's newest payments made the planner walk the merchant's index
@@ -45,12 +38,8 @@ describe.each(engines)('a payment found by token in its merchant’s scope, on %
 
   const rowsFiltered = async (where: SQL): Promise<number> => {
     const query = new PgDialect().sqlToQuery(sql`select * from ${payments} where ${where} for update of ${payments}`);
-    const client = (harness.database.db as unknown as { $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } })
-      .$client;
-    const explained = await client.query(`explain (analyze, format json) ${query.sql}`, query.params);
-    const plan = (explained.rows[0]?.['QUERY PLAN'] as [{ Plan: PlanNode }] | string) ?? [];
-    const root = (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0]!.Plan;
-    return nodesOf(root).reduce((sum, node) => sum + (node['Rows Removed by Filter'] ?? 0), 0);
+    const nodes = await executedPlanNodes(harness.database.db, query.sql, query.params);
+    return nodes.reduce((sum, node) => sum + (node['Rows Removed by Filter'] ?? 0), 0);
   };
 
   it('reads the one row by its token, where token, merchant and environment in one WHERE read the merchant’s payments', async () => {
