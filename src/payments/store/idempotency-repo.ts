@@ -71,8 +71,6 @@ export async function claimIdempotencyKey(
   throw new Error('idempotency key could not be claimed');
 }
 
-// The key's row, or null: a deferred claim (flows/idempotency-keys.ts) reads instead of inserting. A row that may be
-// replaced (past its 24 h lifetime, or a claim nothing committed whose process died) is deleted and reads as null.
 // Every keyed POST reads its key first and stores its answer last: both prepared once (platform/lib/named-statements.ts).
 const liveKeyRead = namedStatement<null, IdempotencyRow[]>('key_read', (db, _shape, p) =>
   (db as Db)
@@ -81,6 +79,8 @@ const liveKeyRead = namedStatement<null, IdempotencyRow[]>('key_read', (db, _sha
     .where(whereScope({ merchantId: p('merchantId'), environment: p('environment'), idempotencyKey: p('idempotencyKey') })),
 );
 
+// The key's row, or null: a deferred claim (flows/idempotency-keys.ts) reads instead of inserting. A row that may be
+// replaced (past its 24 h lifetime, or a claim nothing committed whose process died) is deleted and reads as null.
 export async function findLiveIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyRow | null> {
   const [existing] = await liveKeyRead.run(db, null, { ...scope });
   if (!existing) return null;

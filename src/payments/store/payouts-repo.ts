@@ -11,28 +11,27 @@ import { outbox, paymentStatusChanges, payments } from './schema.ts';
 type NewPaymentRow = typeof payments.$inferInsert;
 
 // Every column a new payout sets; the rest keep their defaults (no card expiry, no redirects, no recurrence).
-export type PayoutInsert = Required<
-  Pick<
-    NewPaymentRow,
-    | 'token'
-    | 'merchantId'
-    | 'environment'
-    | 'product'
-    | 'amountMinor'
-    | 'currency'
-    | 'gatewayAmountMinor'
-    | 'gatewayCurrency'
-    | 'callbackUrl'
-    | 'orderNumber'
-    | 'locale'
-    | 'cardMask'
-    | 'customer'
-    | 'bankAccount'
-    | 'gatewayId'
-    | 'gatewayAlias'
-    | 'expiresAt'
-  >
->;
+const PAYOUT_INSERT_COLUMNS = [
+  'token',
+  'merchantId',
+  'environment',
+  'product',
+  'amountMinor',
+  'currency',
+  'gatewayAmountMinor',
+  'gatewayCurrency',
+  'callbackUrl',
+  'orderNumber',
+  'locale',
+  'cardMask',
+  'customer',
+  'bankAccount',
+  'gatewayId',
+  'gatewayAlias',
+  'expiresAt',
+] as const;
+
+export type PayoutInsert = Required<Pick<NewPaymentRow, (typeof PAYOUT_INSERT_COLUMNS)[number]>>;
 
 // A payout row, born init with the gateway it goes to, the merchant's payout commission copied into it (later
 // changes of the terms never change what it costs), holding its /payout's exchange marker when it is sent at once, and
@@ -59,26 +58,6 @@ export async function insertPayout(
   if (!payout) throw new Error('payout insert returned no row');
   return payout;
 }
-
-const PAYOUT_INSERT_COLUMNS = [
-  'token',
-  'merchantId',
-  'environment',
-  'product',
-  'amountMinor',
-  'currency',
-  'gatewayAmountMinor',
-  'gatewayCurrency',
-  'callbackUrl',
-  'orderNumber',
-  'locale',
-  'cardMask',
-  'customer',
-  'bankAccount',
-  'gatewayId',
-  'gatewayAlias',
-  'expiresAt',
-] as const satisfies readonly (keyof PayoutInsert)[];
 
 // Shape: whether the payout is sent at once (holding its exchange marker).
 const payoutInsert = namedStatement<boolean, PaymentRow[]>('payout_reserve', (db, exchanged, p) => {
