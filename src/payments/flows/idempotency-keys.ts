@@ -26,8 +26,6 @@ export type { FoldedKey, IdempotencyScope, KeyedResource };
 export type KeyCommit = ((tx: Tx, resource: KeyedResource) => Promise<void>) & { folded?: FoldedKey };
 
 const UNIQUE_VIOLATION = '23505';
-const KEY_TAKEN = () => new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken by another request; nothing was done');
-
 // Stores a resource and, with a key, commits the key naming it in the same transaction (or, a deferred claim, the
 // same statement): no row exists without its key, so a retry after any crash finds the row instead of running the
 // request again.
@@ -45,11 +43,7 @@ export async function storeUnderKey<T extends { token: string }>(
       folded.stored();
       return stored;
     } catch (error) {
-      const code = (error as { code?: unknown; cause?: { code?: unknown; constraint?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
-      if (code === UNIQUE_VIOLATION && String((error as { cause?: { constraint?: unknown } }).cause?.constraint ?? '').startsWith('idempotency_keys')) {
-        throw KEY_TAKEN();
-      }
-      throw error;
+      throw isKeyTaken(error) ? KEY_TAKEN() : error;
     }
   }
   return db.transaction(async (tx) => {
@@ -58,6 +52,17 @@ export async function storeUnderKey<T extends { token: string }>(
     return stored;
   });
 }
+
+// A statement that wrote a deferred claim's key with its resource (store/payment-key-cte.ts keyedResource) failed
+// because another request took the key first: the caller answers KEY_TAKEN.
+export function isKeyTaken(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown; constraint?: unknown } }).cause;
+  const code = cause?.code ?? (error as { code?: unknown }).code;
+  const constraint = cause?.constraint ?? (error as { constraint?: unknown }).constraint;
+  return code === UNIQUE_VIOLATION && String(constraint ?? '').startsWith('idempotency_keys');
+}
+
+export const KEY_TAKEN = () => new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken by another request; nothing was done');
 
 // A claim's lease outlives a missed heartbeat or two; it lapses only when its process stopped renewing it
 // (died, or closed), however long the request itself runs (an adapter may take 120 s to answer /pay).

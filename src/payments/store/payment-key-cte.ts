@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { type Placeholder, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/database.ts';
 import { idempotencyKeys } from './schema.ts';
 
-// A deferred claim's key, for a store statement to insert committed beside its row (store/payment-key-cte.ts): one
-// statement instead of a transaction. A concurrent request that took the key first makes that statement fail whole.
+// A deferred claim's key, for a store statement to insert committed beside its row (keyedResource): one statement
+// instead of a transaction (or, in a transaction, one round trip less). A concurrent request that took the key first makes that statement fail whole.
 export interface FoldedKey {
   idempotencyKey: string;
   requestDigest: string;
@@ -12,16 +12,19 @@ export interface FoldedKey {
   stored(): void; // the statement committed: the claim holds the key from now on
 }
 
-// A payment's Idempotency-Key written committed, naming the payment, by the statement that inserts it (the CTE
-// `created`): a deferred claim's key (flows/idempotency-keys.ts storeUnderKey). A key another request took first
-// fails the whole statement (its primary key), so no payment exists without its key.
-export function keyedPayment(db: DbOrTx) {
+// A resource's Idempotency-Key written committed, naming it, by the statement that inserts it (the CTE `created`,
+// with the resource's merchant_id, environment and token): a deferred claim's key (flows/idempotency-keys.ts
+// storeUnderKey, and the refund's and payout's reservations). A key another request took first fails the whole
+// statement (its primary key: isKeyTaken), so no resource exists without its key. `placeholder`: a named statement's.
+export function keyedResource(db: DbOrTx, kind: KeyedKind, placeholder: (name: string) => Placeholder = sql.placeholder) {
   return db.$with('keyed', {}).as(sql`insert into ${idempotencyKeys}
     (merchant_id, environment, idempotency_key, request_digest, state, claim_id, lease_until, resource_kind, resource_token)
-    select created.merchant_id, created.environment, ${sql.placeholder('idempotencyKey')}::text, ${sql.placeholder('requestDigest')}::text,
-      'committed', ${sql.placeholder('claimId')}::text, now() + ${sql.placeholder('leaseMs')}::integer * interval '1 millisecond', 'payment', created.token
+    select created.merchant_id, created.environment, ${placeholder('idempotencyKey')}::text, ${placeholder('requestDigest')}::text,
+      'committed', ${placeholder('claimId')}::text, now() + ${placeholder('leaseMs')}::integer * interval '1 millisecond', ${sql.raw(`'${kind}'`)}, created.token
     from created`);
 }
+
+type KeyedKind = 'payment' | 'refund' | 'payout';
 
 export function keyPlaceholders(key: FoldedKey) {
   return { idempotencyKey: key.idempotencyKey, requestDigest: key.requestDigest, claimId: key.claimId, leaseMs: Math.ceil(key.leaseMs) };

@@ -6,7 +6,7 @@ import { currentActor } from '../../platform/lib/audit-context.ts';
 import { assertPaymentJson } from './json-columns.ts';
 import type { Environment } from './merchants-repo.ts';
 import { outbox, paymentStatusChanges, payments } from './schema.ts';
-import { type FoldedKey, keyedPayment, keyPlaceholders, preparedOf } from './payment-key-cte.ts';
+import { type FoldedKey, keyedResource, keyPlaceholders, preparedOf } from './payment-key-cte.ts';
 import { tokenInScope } from './scoped-token.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -97,7 +97,7 @@ function recordedBirth(db: DbOrTx) {
 function prepareInsert(db: DbOrTx, keyed: boolean) {
   const inserted = db.insert(payments).values(withCommissionTerms(INSERTED_VALUES)).returning(CREATED_COLUMNS);
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
-  const statement = keyed ? db.with(created, recordedBirth(db), keyedPayment(db)) : db.with(created, recordedBirth(db));
+  const statement = keyed ? db.with(created, recordedBirth(db), keyedResource(db, 'payment')) : db.with(created, recordedBirth(db));
   return statement
     .select()
     .from(created)
@@ -148,7 +148,7 @@ function preparePendingInsert(db: DbOrTx, keyed: boolean) {
   const created = db.$with('created', CREATED_COLUMNS).as(inserted.getSQL());
   const checked = db.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
     select 'status_check', created.id, ${sql.placeholder('statusCheckDueAt')}::timestamptz from created`);
-  const statement = keyed ? db.with(created, checked, recordedBirth(db), keyedPayment(db)) : db.with(created, checked, recordedBirth(db));
+  const statement = keyed ? db.with(created, checked, recordedBirth(db), keyedResource(db, 'payment')) : db.with(created, checked, recordedBirth(db));
   return statement
     .select()
     .from(created)

@@ -7,6 +7,7 @@ import { assertPaymentJson } from './json-columns.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import type { Tx } from '../../platform/database.ts';
 import { outbox, paymentStatusChanges, payments } from './schema.ts';
+import { type FoldedKey, keyedResource, keyPlaceholders } from './payment-key-cte.ts';
 
 type NewPaymentRow = typeof payments.$inferInsert;
 
@@ -37,16 +38,18 @@ export type PayoutInsert = Required<Pick<NewPaymentRow, (typeof PAYOUT_INSERT_CO
 // changes of the terms never change what it costs), holding its /payout's exchange marker when it is sent at once, and
 // its status check queued (the safety net that settles a payout whose request never got an answer recorded: a crash
 // between this transaction and the adapter's answer) and its history's first row: one statement, in the caller's
-// transaction, which also posts its reservation.
+// transaction, which also posts its reservation; with a deferred claim's key, that key naming the payout.
 export async function insertPayout(
   tx: Tx,
   row: PayoutInsert,
   statusCheckDueAt: Date,
   cause: StatusCause,
   exchange: Pick<PaymentExchange, 'kind' | 'until'> | null,
+  key: FoldedKey | null = null,
 ): Promise<PaymentRow> {
   assertPaymentJson(row);
   const values = {
+    ...(key ? keyPlaceholders(key) : {}),
     ...row,
     cause,
     actor: currentActor(),
@@ -54,13 +57,13 @@ export async function insertPayout(
     exchangeKind: exchange?.kind,
     exchangeUntil: exchange?.until,
   };
-  const [payout] = await payoutInsert.run(tx, exchange !== null, values);
+  const [payout] = await payoutInsert.run(tx, { exchanged: exchange !== null, keyed: key !== null }, values);
   if (!payout) throw new Error('payout insert returned no row');
   return payout;
 }
 
-// Shape: whether the payout is sent at once (holding its exchange marker).
-const payoutInsert = namedStatement<boolean, PaymentRow[]>('payout_reserve', (db, exchanged, p) => {
+// Shape: whether the payout is sent at once (holding its exchange marker), and whether it writes the request's key.
+const payoutInsert = namedStatement<{ exchanged: boolean; keyed: boolean }, PaymentRow[]>('payout_reserve', (db, { exchanged, keyed }, p) => {
   const tx = db as Tx;
   const termOf = (column: 'percent_bp' | 'fixed_minor') =>
     sql`coalesce((select ${sql.raw(column)} from commissions where merchant_id = ${p('merchantId')}::bigint and operation = 'payout'), 0)`;
@@ -81,7 +84,7 @@ const payoutInsert = namedStatement<boolean, PaymentRow[]>('payout_reserve', (db
     select created.id, null, created.status, ${p('cause')}::text, ${p('actor')}::text, created.created_at from created`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
     select 'status_check', created.id, ${p('statusCheckDueAt')}::timestamptz from created`);
-  return tx.with(created, born, checked).select().from(created);
+  return (keyed ? tx.with(created, born, checked, keyedResource(tx, 'payout', p)) : tx.with(created, born, checked)).select().from(created);
 });
 
 // Brings the payout's open status check forward once its request got an answer that leaves it open.

@@ -18,6 +18,7 @@ import type { MerchantScope, PaymentRow } from './payments-repo.ts';
 import type { NewRefund, RefundRow } from './refunds-repo.ts';
 import { disputes, outbox, payments, refunds } from './schema.ts';
 import { tokenInScope } from './scoped-token.ts';
+import { type FoldedKey, keyedResource, keyPlaceholders } from './payment-key-cte.ts';
 
 export interface PaymentToRefund {
   payment: PaymentRow;
@@ -82,28 +83,35 @@ export interface ReservedRefundTimes {
 // The refund's writes in one statement, inside the transaction that locked its payment: the pending refund holding
 // its /refund's exchange marker, its amount counted in the payment's refunded_minor (whose CHECK against
 // captured_minor is the last line of defence), its first check queued, and its reservation posted (the guarded debit
-// of available, from the refund's own shard on: the new row's id decides it). In a ledgerTransaction only.
+// of available, from the refund's own shard on: the new row's id decides it) and, with a deferred claim's key, that
+// key naming the refund. In a ledgerTransaction only.
 export async function insertReservedRefund(
   tx: Tx,
   refund: NewRefund,
   times: ReservedRefundTimes,
   reservation: { scope: LedgerScope; posting: LedgerPosting },
+  key: FoldedKey | null,
 ): Promise<RefundRow> {
   const { payment, terms } = refund;
   const guarded = guardedPostingIn(tx, reservation.scope, reservation.posting, { paymentId: payment.id });
-  const [row] = await reservedRefundInsert.run(tx, guarded.shape, {
-    token: refund.token,
-    paymentId: payment.id,
-    merchantId: payment.merchantId,
-    environment: payment.environment,
-    amountMinor: refund.amountMinor,
-    currency: payment.currency,
-    commissionPercentBp: terms.percentBp,
-    commissionFixedMinor: terms.fixedMinor,
-    exchangeUntil: times.exchangeUntil,
-    firstCheckAt: times.firstCheckAt.toISOString(),
-    ...guarded.values,
-  });
+  const [row] = await reservedRefundInsert.run(
+    tx,
+    { posting: guarded.shape, keyed: key !== null },
+    {
+      ...(key ? keyPlaceholders(key) : {}),
+      token: refund.token,
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      environment: payment.environment,
+      amountMinor: refund.amountMinor,
+      currency: payment.currency,
+      commissionPercentBp: terms.percentBp,
+      commissionFixedMinor: terms.fixedMinor,
+      exchangeUntil: times.exchangeUntil,
+      firstCheckAt: times.firstCheckAt.toISOString(),
+      ...guarded.values,
+    },
+  );
   if (!row) throw new Error('refund insert returned no row');
   const { postedId, ...inserted } = row;
   assertGuardedPosted(tx, reservation.posting, postedId ?? null);
@@ -115,7 +123,7 @@ const NEW_REFUND_ID = sql`(select created.id from created)`;
 const newRefundValue = (p: Placeholders) => (name: string) =>
   name === 'posting_refundId' ? NEW_REFUND_ID : name === 'posting_subjectShard' ? sql`(${NEW_REFUND_ID} % ${sql.raw(String(AVAILABLE_SHARDS))})` : p(name);
 
-const reservedRefundInsert = namedStatement<PostingShape, (RefundRow & { postedId?: string | null })[]>('refund_reserve', (db, posting, p) => {
+const reservedRefundInsert = namedStatement<ReserveShape, (RefundRow & { postedId?: string | null })[]>('refund_reserve', (db, shape, p) => {
   const tx = db as Tx;
   const inserted = tx
     .insert(refunds)
@@ -137,5 +145,12 @@ const reservedRefundInsert = namedStatement<PostingShape, (RefundRow & { postedI
     where id = ${p('paymentId')}::bigint`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
     select 'refund_check', created.payment_id, created.id, ${p('firstCheckAt')}::timestamptz from created`);
-  return selectWithPosting(tx, refunds, created, [created, counted, checked], posting, newRefundValue(p));
+  const parts = shape.keyed ? [created, counted, checked, keyedResource(tx, 'refund', p)] : [created, counted, checked];
+  return selectWithPosting(tx, refunds, created, parts, shape.posting, newRefundValue(p));
 });
+
+// What the reserving statement's text depends on: the posting's shape, and whether it writes the request's key.
+interface ReserveShape {
+  posting: PostingShape;
+  keyed: boolean;
+}

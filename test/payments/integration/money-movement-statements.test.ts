@@ -136,4 +136,60 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       'commit',
     ]);
   });
+
+  // A request with an Idempotency-Key (as the spec asks of every POST): the key is read when it arrives, written by
+  // the statement that inserts the refund or payout (not a statement of its own), and completed with the answer.
+  it('writes a refund’s and a payout’s Idempotency-Key with the row it names, in that row’s statement', async () => {
+    const merchant = await server.createMerchant('Keyed round trips');
+    const key = merchant.sandboxKey;
+    for (const orderNumber of ['warm-1', 'warm-2']) expect((await pay(key, orderNumber)).status).toBe(200);
+    const paid = await pay(key, 'keyed-pay');
+    const keyed = (idempotencyKey: string) => ({ 'idempotency-key': idempotencyKey });
+
+    const refundBody = { token: paid.body.token, amount: 100 };
+    const refund = await counted(() => server.call('POST', '/api/v1/refunds', { key, body: refundBody, headers: keyed('refund-key-1') }));
+    expect(refund.answer.status, JSON.stringify(refund.answer.body)).toBe(200);
+    expect(refund.statements).toEqual([
+      expect.stringMatching(/^select .* from "idempotency_keys" where /), // the key read
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^select .* from "payments" .* for update of "payments"$/),
+      expect.stringMatching(/^with "created" as \(insert into "refunds" .*"keyed" as \(insert into "idempotency_keys" .*"posted" as/),
+      'commit',
+      expect.stringMatching(/^with target as \( select payment_token/),
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^select "payments"\."id", .* inner join "refunds" .* for update$/),
+      expect.stringMatching(/^with "finished" as \(update "refunds" /),
+      'commit',
+      expect.stringMatching(/^update "idempotency_keys" set /), // the answer stored
+    ]);
+    const replayed = await server.call('POST', '/api/v1/refunds', { key, body: refundBody, headers: keyed('refund-key-1') });
+    expect(replayed.body).toEqual(refund.answer.body);
+
+    const payoutBody = {
+      amount: 100,
+      currency: 'USD',
+      orderNumber: 'keyed-payout',
+      callbackUrl: `${receiver.url}/hook`,
+      bank_account: { requisite_type: 'card' },
+      card: { pan: '5555 5555 5555 4444' },
+      customer,
+    };
+    const payout = await counted(() => server.call('POST', '/api/v1/payouts', { key, body: payoutBody, headers: keyed('payout-key-1') }));
+    expect(payout.answer.status, JSON.stringify(payout.answer.body)).toBe(200);
+    expect(payout.statements).toEqual([
+      expect.stringMatching(/^select .* from "idempotency_keys" where /),
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^with "created" as \(insert into "payments" .*"keyed" as \(insert into "idempotency_keys"/),
+      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/),
+      'commit',
+      expect.stringMatching(/^insert into "sandbox_transactions"/),
+      expect.stringMatching(/^begin; select set_config/),
+      expect.stringMatching(/^select .* from "payments" .* for update$/),
+      expect.stringMatching(/^with "moved" as \(update "payments" /),
+      'commit',
+      expect.stringMatching(/^update "idempotency_keys" set /),
+    ]);
+    const payoutReplayed = await server.call('POST', '/api/v1/payouts', { key, body: payoutBody, headers: keyed('payout-key-1') });
+    expect(payoutReplayed.body).toEqual(payout.answer.body);
+  });
 });
