@@ -72,6 +72,15 @@ describe.each(engines)('payment list over 12,000 payments on %s', (engine) => {
     expect((await list('?orderNumber=bulk-7')).json()).toMatchObject({ totalCount: BULK_COUNT / 50, totalCountExact: true, totalPage: BULK_COUNT / 50 / 20 });
     expect((await list(`?orderNumber=bulk-7&perPage=7`)).json()).toMatchObject({ totalCount: BULK_COUNT / 50, totalPage: Math.ceil(BULK_COUNT / 50 / 7) });
     expect((await list('', other.sandboxKey)).json()).toMatchObject({ totalCount: 30, totalCountExact: true, totalPage: 2 });
+    // A page starting past the bound skips the count when it shows rows (above); an empty one still counts exactly.
+    expect((await list('?page=60', other.sandboxKey)).json()).toMatchObject({
+      payments: [],
+      totalCount: 30,
+      totalCountExact: true,
+      totalPage: 2,
+      curentPage: 60,
+    });
+    expect((await list('?page=51')).json()).toMatchObject({ totalCount: 1021, totalCountExact: false, totalPage: 52 });
   });
 
   it.each([
