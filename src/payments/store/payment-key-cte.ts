@@ -3,7 +3,8 @@ import type { DbOrTx } from '../../platform/database.ts';
 import { idempotencyKeys } from './schema.ts';
 
 // A deferred claim's key, for a store statement to insert committed beside its row (keyedResource): one statement
-// instead of a transaction (or, in a transaction, one round trip less). A concurrent request that took the key first makes that statement fail whole.
+// instead of a transaction (or, in a transaction, one round trip less). A concurrent request that took the key first
+// makes that statement fail whole.
 export interface FoldedKey {
   idempotencyKey: string;
   requestDigest: string;

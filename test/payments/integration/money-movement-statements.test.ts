@@ -69,6 +69,16 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       },
     });
 
+  const payoutBody = (orderNumber: string) => ({
+    amount: 100,
+    currency: 'USD',
+    orderNumber,
+    callbackUrl: `${receiver.url}/hook`,
+    bank_account: { requisite_type: 'card' },
+    card: { pan: '5555 5555 5555 4444' },
+    customer,
+  });
+
   it('pays in 4, refunds in 9 and pays out in 9, the acquirer’s one each included, the money paths prepared', async () => {
     const merchant = await server.createMerchant('Round trips');
     const key = merchant.sandboxKey;
@@ -109,20 +119,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       'payrail_refund_settle',
     ]);
 
-    const payout = await counted(() =>
-      server.call('POST', '/api/v1/payouts', {
-        key,
-        body: {
-          amount: 100,
-          currency: 'USD',
-          orderNumber: 'counted-payout',
-          callbackUrl: `${receiver.url}/hook`,
-          bank_account: { requisite_type: 'card' },
-          card: { pan: '5555 5555 5555 4444' },
-          customer,
-        },
-      }),
-    );
+    const payout = await counted(() => server.call('POST', '/api/v1/payouts', { key, body: payoutBody('counted-payout') }));
     expect(payout.answer.body.payment.status).toBe('approved');
     expect(payout.statements).toEqual([
       expect.stringMatching(/^begin; select set_config/),
@@ -165,16 +162,8 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
     const replayed = await server.call('POST', '/api/v1/refunds', { key, body: refundBody, headers: keyed('refund-key-1') });
     expect(replayed.body).toEqual(refund.answer.body);
 
-    const payoutBody = {
-      amount: 100,
-      currency: 'USD',
-      orderNumber: 'keyed-payout',
-      callbackUrl: `${receiver.url}/hook`,
-      bank_account: { requisite_type: 'card' },
-      card: { pan: '5555 5555 5555 4444' },
-      customer,
-    };
-    const payout = await counted(() => server.call('POST', '/api/v1/payouts', { key, body: payoutBody, headers: keyed('payout-key-1') }));
+    const keyedPayoutBody = payoutBody('keyed-payout');
+    const payout = await counted(() => server.call('POST', '/api/v1/payouts', { key, body: keyedPayoutBody, headers: keyed('payout-key-1') }));
     expect(payout.answer.status, JSON.stringify(payout.answer.body)).toBe(200);
     expect(payout.statements).toEqual([
       expect.stringMatching(/^select .* from "idempotency_keys" where /),
@@ -189,7 +178,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       'commit',
       expect.stringMatching(/^update "idempotency_keys" set /),
     ]);
-    const payoutReplayed = await server.call('POST', '/api/v1/payouts', { key, body: payoutBody, headers: keyed('payout-key-1') });
+    const payoutReplayed = await server.call('POST', '/api/v1/payouts', { key, body: keyedPayoutBody, headers: keyed('payout-key-1') });
     expect(payoutReplayed.body).toEqual(payout.answer.body);
   });
 });
