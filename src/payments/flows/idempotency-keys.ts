@@ -53,16 +53,36 @@ export async function storeUnderKey<T extends { token: string }>(
   });
 }
 
+// storeUnderKey for a resource stored by a transaction of its own (a refund's or payout's reservation, which may run
+// more than once): a deferred claim's key goes to the statement that inserts the resource (`key`); any other claim
+// is committed by `commitIn` inside the transaction. The claim holds the key once the transaction committed.
+export async function storeUnderKeyIn<T>(
+  commitKey: KeyCommit | null,
+  transaction: (key: FoldedKey | null, commitIn: (tx: Tx, resource: KeyedResource) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const folded = commitKey?.folded ?? null;
+  const commitIn = async (tx: Tx, resource: KeyedResource) => {
+    if (folded === null) await commitKey?.(tx, resource);
+  };
+  try {
+    const stored = await transaction(folded, commitIn);
+    folded?.stored();
+    return stored;
+  } catch (error) {
+    throw folded !== null && isKeyTaken(error) ? KEY_TAKEN() : error;
+  }
+}
+
 // A statement that wrote a deferred claim's key with its resource (store/payment-key-cte.ts keyedResource) failed
 // because another request took the key first: the caller answers KEY_TAKEN.
-export function isKeyTaken(error: unknown): boolean {
+function isKeyTaken(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown; constraint?: unknown } }).cause;
   const code = cause?.code ?? (error as { code?: unknown }).code;
   const constraint = cause?.constraint ?? (error as { constraint?: unknown }).constraint;
   return code === UNIQUE_VIOLATION && String(constraint ?? '').startsWith('idempotency_keys');
 }
 
-export const KEY_TAKEN = () => new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken by another request; nothing was done');
+const KEY_TAKEN = () => new ApiError('idempotency_key_in_use', 409, 'this Idempotency-Key was taken by another request; nothing was done');
 
 // A claim's lease outlives a missed heartbeat or two; it lapses only when its process stopped renewing it
 // (died, or closed), however long the request itself runs (an adapter may take 120 s to answer /pay).

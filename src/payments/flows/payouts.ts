@@ -23,7 +23,7 @@ import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
 import { merchantKeyOf, type ProcessingDeps } from './process-payment.ts';
 import { gatewayPublicUrl } from '../domain/custom-host.ts';
-import { isKeyTaken, KEY_TAKEN, type KeyCommit } from './idempotency-keys.ts';
+import { type KeyCommit, storeUnderKeyIn } from './idempotency-keys.ts';
 import { exchangeLeaseUntil, firstStatusCheckAt } from '../domain/adapter-exchange.ts';
 import type { PaymentExchange } from '../store/adapter-exchange-repo.ts';
 
@@ -112,19 +112,17 @@ async function reservePayout(
   commitKey: KeyCommit | null,
   exchange: Pick<PaymentExchange, 'kind' | 'until'>,
 ): Promise<PaymentRow> {
-  const folded = commitKey?.folded ?? null; // written by the statement that inserts the payout
   try {
-    const payout = await ledgerTransaction(db, async (tx) => {
-      const inserted = await insertPayout(tx, row, firstCheckDueAt, 'api', exchange, folded); // born holding its /payout's marker
-      const charge = chargeOf(inserted.amountMinor, inserted.currency, { percentBp: inserted.commissionPercentBp, fixedMinor: inserted.commissionFixedMinor });
-      await postLedger(tx, inserted, payoutReserved(charge), { paymentId: inserted.id });
-      if (folded === null) await commitKey?.(tx, { kind: 'payout', token: inserted.token });
-      return inserted;
-    });
-    folded?.stored();
-    return payout;
+    return await storeUnderKeyIn(commitKey, (key, commitIn) =>
+      ledgerTransaction(db, async (tx) => {
+        const payout = await insertPayout(tx, row, firstCheckDueAt, 'api', exchange, key); // born holding its /payout's marker
+        const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
+        await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
+        await commitIn(tx, { kind: 'payout', token: payout.token });
+        return payout;
+      }),
+    );
   } catch (error) {
-    if (folded !== null && isKeyTaken(error)) throw KEY_TAKEN();
     if (!(error instanceof InsufficientBalanceError)) throw error;
     const message = `the available ${error.currency} balance does not cover the payout: it needs ${error.neededMinor} (amount plus commission, minor units)`;
     throw new ApiError('insufficient_balance', 422, message, [{ code: 'insufficient_balance', field: 'amount', message }]);

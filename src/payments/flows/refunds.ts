@@ -12,7 +12,7 @@ import { gatewayOfPayment, type ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
 import { assertRefundedAsSeen, decideRefundAmount } from '../domain/refund-amount.ts';
 import { refundExchangeUntil, sendRefund } from './refund-send.ts';
-import { isKeyTaken, KEY_TAKEN, type KeyCommit } from './idempotency-keys.ts';
+import { type KeyCommit, storeUnderKeyIn } from './idempotency-keys.ts';
 import { firstStatusCheckAt } from '../domain/adapter-exchange.ts';
 
 const REFUND_TOKEN_BYTES = 16; // 32 lowercase hex characters
@@ -47,33 +47,31 @@ interface ReservedRefund {
 
 async function reserveRefund(deps: ProcessingDeps, scope: MerchantScope, input: RefundInput, commitKey: KeyCommit | null): Promise<ReservedRefund> {
   const { context } = deps;
-  const folded = commitKey?.folded ?? null; // written by the statement that inserts the refund
   try {
-    const reserved = await ledgerTransaction(context.database.db, async (tx): Promise<ReservedRefund> => {
-      // Another merchant's or environment's payment is indistinguishable from a missing one.
-      const locked = TOKEN_PATTERN.test(input.paymentToken) ? await lockPaymentToRefund(tx, scope, input.paymentToken) : null;
-      if (!locked) throw new ApiError('not_found', 404, 'payment not found');
-      const { payment, disputedMinor, refundCount, terms } = locked;
-      assertRefundedAsSeen(payment, input.refundedMinorSeen);
-      const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, input.amountMinor, refundCount);
-      // the answer a client can act on comes before any gateway question
-      const gateway = await gatewayOfPayment(context, payment, tx);
-      if (!gateway) {
-        throw new ApiError('no_gateway', 422, 'the gateway that processed this payment no longer exists; an operator must restore it before a refund');
-      }
-      // The first check once the refund's own request could have answered; it waits longer while it has not.
-      const now = new Date();
-      const times = { firstCheckAt: firstStatusCheckAt(methodSettingsOf(gateway.settings, 'refund'), now), exchangeUntil: refundExchangeUntil(gateway, now) };
-      const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
-      const newRefund = { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms };
-      const refund = await insertReservedRefund(tx, newRefund, times, { scope: payment, posting }, folded); // it locks the balance
-      if (folded === null) await commitKey?.(tx, { kind: 'refund', token: refund.token });
-      return { payment, gateway, refund };
-    });
-    folded?.stored();
-    return reserved;
+    return await storeUnderKeyIn(commitKey, (key, commitIn) =>
+      ledgerTransaction(context.database.db, async (tx): Promise<ReservedRefund> => {
+        // Another merchant's or environment's payment is indistinguishable from a missing one.
+        const locked = TOKEN_PATTERN.test(input.paymentToken) ? await lockPaymentToRefund(tx, scope, input.paymentToken) : null;
+        if (!locked) throw new ApiError('not_found', 404, 'payment not found');
+        const { payment, disputedMinor, refundCount, terms } = locked;
+        assertRefundedAsSeen(payment, input.refundedMinorSeen);
+        const amountMinor = decideRefundAmount({ ...payment, disputedMinor }, input.amountMinor, refundCount);
+        // the answer a client can act on comes before any gateway question
+        const gateway = await gatewayOfPayment(context, payment, tx);
+        if (!gateway) {
+          throw new ApiError('no_gateway', 422, 'the gateway that processed this payment no longer exists; an operator must restore it before a refund');
+        }
+        // The first check once the refund's own request could have answered; it waits longer while it has not.
+        const now = new Date();
+        const times = { firstCheckAt: firstStatusCheckAt(methodSettingsOf(gateway.settings, 'refund'), now), exchangeUntil: refundExchangeUntil(gateway, now) };
+        const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
+        const newRefund = { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms };
+        const refund = await insertReservedRefund(tx, newRefund, times, { scope: payment, posting }, key); // it locks the balance
+        await commitIn(tx, { kind: 'refund', token: refund.token });
+        return { payment, gateway, refund };
+      }),
+    );
   } catch (error) {
-    if (folded !== null && isKeyTaken(error)) throw KEY_TAKEN();
     if (!(error instanceof InsufficientBalanceError)) throw error;
     throw new ApiError(
       'insufficient_balance',

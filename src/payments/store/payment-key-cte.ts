@@ -1,4 +1,4 @@
-import { type Placeholder, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/database.ts';
 import { idempotencyKeys } from './schema.ts';
 
@@ -16,12 +16,12 @@ export interface FoldedKey {
 // A resource's Idempotency-Key written committed, naming it, by the statement that inserts it (the CTE `created`,
 // with the resource's merchant_id, environment and token): a deferred claim's key (flows/idempotency-keys.ts
 // storeUnderKey, and the refund's and payout's reservations). A key another request took first fails the whole
-// statement (its primary key: isKeyTaken), so no resource exists without its key. `placeholder`: a named statement's.
-export function keyedResource(db: DbOrTx, kind: KeyedKind, placeholder: (name: string) => Placeholder = sql.placeholder) {
+// statement (its primary key: isKeyTaken), so no resource exists without its key.
+export function keyedResource(db: DbOrTx, kind: KeyedKind) {
   return db.$with('keyed', {}).as(sql`insert into ${idempotencyKeys}
     (merchant_id, environment, idempotency_key, request_digest, state, claim_id, lease_until, resource_kind, resource_token)
-    select created.merchant_id, created.environment, ${placeholder('idempotencyKey')}::text, ${placeholder('requestDigest')}::text,
-      'committed', ${placeholder('claimId')}::text, now() + ${placeholder('leaseMs')}::integer * interval '1 millisecond', ${sql.raw(`'${kind}'`)}, created.token
+    select created.merchant_id, created.environment, ${sql.placeholder('idempotencyKey')}::text, ${sql.placeholder('requestDigest')}::text,
+      'committed', ${sql.placeholder('claimId')}::text, now() + ${sql.placeholder('leaseMs')}::integer * interval '1 millisecond', ${sql.raw(`'${kind}'`)}, created.token
     from created`);
 }
 

@@ -84,7 +84,7 @@ const payoutInsert = namedStatement<{ exchanged: boolean; keyed: boolean }, Paym
     select created.id, null, created.status, ${p('cause')}::text, ${p('actor')}::text, created.created_at from created`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, due_at)
     select 'status_check', created.id, ${p('statusCheckDueAt')}::timestamptz from created`);
-  return (keyed ? tx.with(created, born, checked, keyedResource(tx, 'payout', p)) : tx.with(created, born, checked)).select().from(created);
+  return (keyed ? tx.with(created, born, checked, keyedResource(tx, 'payout')) : tx.with(created, born, checked)).select().from(created);
 });
 
 // Brings the payout's open status check forward once its request got an answer that leaves it open.

@@ -145,7 +145,7 @@ const reservedRefundInsert = namedStatement<ReserveShape, (RefundRow & { postedI
     where id = ${p('paymentId')}::bigint`);
   const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
     select 'refund_check', created.payment_id, created.id, ${p('firstCheckAt')}::timestamptz from created`);
-  const parts = shape.keyed ? [created, counted, checked, keyedResource(tx, 'refund', p)] : [created, counted, checked];
+  const parts = shape.keyed ? [created, counted, checked, keyedResource(tx, 'refund')] : [created, counted, checked];
   return selectWithPosting(tx, refunds, created, parts, shape.posting, newRefundValue(p));
 });
 
