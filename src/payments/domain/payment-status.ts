@@ -11,6 +11,9 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type ReportedStatus = 'approved' | 'declined' | 'pending';
 
 export const FINAL_STATUSES: readonly PaymentStatus[] = Object.freeze(['approved', 'declined', 'expired', 'cancelled', 'refunded']);
+// The statuses before anything about the payment was told to its merchant: events are queued from authorized and
+// the final statuses on (domain/status-change.ts), and no transition leads back.
+const UNTOLD_STATUSES: readonly PaymentStatus[] = Object.freeze(['init', 'pending', 'processing']);
 
 export interface TransitionOptions {
   allowFinalChange: boolean; // the gateway's enable_change_final_status
@@ -78,6 +81,10 @@ function isPaymentStatus(value: unknown): value is PaymentStatus {
 
 export function isFinal(status: PaymentStatus): boolean {
   return FINAL_STATUSES.includes(status);
+}
+
+export function isUntold(status: PaymentStatus): boolean {
+  return UNTOLD_STATUSES.includes(status);
 }
 
 function canTransition(from: PaymentStatus, to: PaymentStatus, options: TransitionOptions): boolean {

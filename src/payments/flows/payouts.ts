@@ -18,6 +18,10 @@ import type { PaymentChanges } from '../store/payment-changes.ts';
 import type { PaymentLogInput } from '../store/payment-logs-repo.ts';
 import { lockPayment } from '../store/processing-repo.ts';
 import { changeLockedPayment } from './payment-status-change.ts';
+import { decideStatusChange } from '../domain/status-change.ts';
+import { newEventId } from '../domain/event-id.ts';
+import { writeUntoldMove } from '../store/status-writer.ts';
+import { afterCommit } from '../../platform/lib/commit-observer.ts';
 import { assertPublicCallbackUrl } from './callback-url-guard.ts';
 import { resolveGateway, type ResolvedGateway } from './gateways.ts';
 import { buildPayoutRequest, storedPayoutCustomer, type CreatePayoutRequest } from './payout-request.ts';
@@ -70,7 +74,7 @@ export async function createPayout(deps: ProcessingDeps, input: CreatePayoutInpu
   const publicUrl = gatewayPublicUrl(context.config.publicUrl, gateway.settings.custom_host); // spec 2.10 custom_host
   const adapterRequest = buildPayoutRequest(publicUrl, payout, gateway.settings, merchantKey, request.panDigits, input.clientIp);
   const call = await deps.adapterClient.call(gateway.settings, 'payout', adapterRequest, method.responseTimeoutS * 1000, gateway.gatewayId);
-  const settled = await applyPayoutAnswer(db, payout.id, {
+  const settled = await applyPayoutAnswer(db, payout, {
     ...call,
     request: adapterRequest,
     settings: gateway.settings,
@@ -140,16 +144,20 @@ interface PayoutAnswer {
   exchange: PaymentExchange; // the /payout's marker, released with its answer
 }
 
-// One transaction under the payout's row lock: the rule decides the move (domain), the domain its whole consequence
-// (payout_sent or payout_released, the notification of a final status, the next status check of an open one), and
-// the store's one status writer writes it.
-async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): Promise<PaymentRow> {
+// The rule decides the move (domain), the domain its whole consequence (payout_sent or payout_released, the
+// notification of a final status, the next status check of an open one), and the store's one status writer writes
+// it. A final answer to the payout this request created (still init, its /payout's marker still held) is written by
+// one statement without a lock: nothing about it was told yet (writeUntoldMove). Anything else (an open answer, a
+// status check or a callback that got there first) is decided again in one transaction under the payout's row lock.
+async function applyPayoutAnswer(db: Db, created: PaymentRow, sent: PayoutAnswer): Promise<PaymentRow> {
   const outcome = interpretAdapterAnswer(sent.answer);
   const decision = decidePayoutOutcome(sent.answer, outcome, { declinePayoutOnRequestError: sent.settings.decline_payout_on_request_error === true });
   const logs = answerLogs(sent, outcome, decision);
+  const untold = await applyToCreatedPayout(db, created, sent, { outcome, decision, logs });
+  if (untold !== null) return untold;
   return db.transaction(async (tx) => {
-    const current = await lockPayment(tx, payoutId);
-    if (!current) throw new Error(`payout ${payoutId} vanished`);
+    const current = await lockPayment(tx, created.id);
+    if (!current) throw new Error(`payout ${created.id} vanished`);
     const transition = decidePayoutTransition(current.status, decision, sent.settings.enable_change_final_status === true);
     const changes: PaymentChanges = isFinal(current.status) && transition === null ? {} : reportedDetails(outcome, sent.sensitive);
     if (transition) changes.declineReason = transition.to === 'declined' ? maskCardData(decision.declineReason, sent.sensitive) : null;
@@ -158,6 +166,26 @@ async function applyPayoutAnswer(db: Db, payoutId: number, sent: PayoutAnswer): 
     if (heldByThis) [changes.exchangeKind, changes.exchangeUntil, changes.exchangeCaptureMinor] = [null, null, null];
     return changeLockedPayment(tx, current, { transition, cause: 'adapter', changes, logs, statusCheckDueAt: sent.nextCheckDueAt });
   });
+}
+
+// The one-statement form of the above for a final answer to the payout as its request created it; null when it does
+// not apply (nothing written).
+async function applyToCreatedPayout(
+  db: Db,
+  created: PaymentRow,
+  sent: PayoutAnswer,
+  answer: { outcome: AdapterOutcome; decision: PayoutDecision; logs: PaymentLogInput[] },
+): Promise<PaymentRow | null> {
+  const transition = decidePayoutTransition(created.status, answer.decision, sent.settings.enable_change_final_status === true);
+  if (transition === null || !transition.final) return null;
+  const changes: PaymentChanges = reportedDetails(answer.outcome, sent.sensitive);
+  changes.declineReason = transition.to === 'declined' ? maskCardData(answer.decision.declineReason, sent.sensitive) : null;
+  const change = decideStatusChange(created, { transition, cause: 'adapter', changes, logs: answer.logs, now: new Date(), notificationEventId: newEventId() });
+  if (change.posting !== null && change.posting.guardedDebitMinor > 0) return null;
+  const written = await writeUntoldMove(db, change, { kind: sent.exchange.kind, until: sent.exchange.until });
+  if (written !== null)
+    afterCommit(db, (metrics) => metrics.paymentFinalized({ status: written.status, environment: written.environment, gatewayId: written.gatewayId }));
+  return written;
 }
 
 // The request as sent and the answer as received (redacted: the PAN masked, keys removed), the adapter's own logs,

@@ -3,7 +3,7 @@ import type { LedgerPosting, PostingShape } from '../../ledger/index.ts';
 import type { PaymentTransition } from '../domain/payment-status.ts';
 import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
-import type { Tx } from '../../platform/database.ts';
+import type { DbOrTx, Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
 import { movedPaymentNotificationSql } from './notification-events-repo.ts';
 import type { PaymentRow } from './payments-repo.ts';
@@ -24,15 +24,19 @@ export interface StatusMove {
   now: Date;
   notificationEventId: string | null; // the merchant's notification of the move, queued with it
   posting: LedgerPosting | null; // what the move is worth, without a guarded debit (status-writer.ts posts those itself)
+  // The adapter exchange whose answer this is, when the move applies only while that exchange still holds the
+  // payment's marker (adapter-exchange-repo.ts): then its marker is released with the move.
+  heldExchange?: { kind: string; until: Date };
 }
 
 // A status move in one statement: the payment's row moved while it still has the transition's `from`, with its
 // status-history row (the actor of the request, if one is acting), the move's log rows, when the move ends the
 // payment's wait its open status checks closed, the merchant's notification and the ledger posting. null when the
-// payment no longer had `from`: nothing is written. The caller holds the payment's row lock (status-writer.ts), so
-// the notification's sequence sees every event committed before; the posting's balance rows are locked last, after
-// the payment's.
-export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow | null> {
+// payment no longer had `from` (or, with heldExchange, no longer held that exchange's marker): nothing is written.
+// The caller holds the payment's row lock (status-writer.ts), so the notification's sequence sees every event
+// committed before, or moves it from a status no event was ever queued in (writeUntoldMove); the posting's balance
+// rows are locked last, after the payment's.
+export async function moveStatus(tx: DbOrTx, move: StatusMove): Promise<PaymentRow | null> {
   const posting = move.posting === null ? null : { scope: move.scope, posting: move.posting, refs: { paymentId: move.paymentId } };
   const postingPart = postingPartOf(posting);
   for (const [column, value] of Object.entries(move.set)) if (is(value, SQL)) throw new Error(`a status move sets ${column} from a value, not SQL`);
@@ -41,6 +45,7 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
     series: move.issuesSeries,
     closeStatusChecks: move.closeStatusChecks,
     notified: move.notificationEventId !== null,
+    exchangeHeld: move.heldExchange !== undefined,
     posting: postingPart.shape,
   };
   const values = {
@@ -53,6 +58,7 @@ export async function moveStatus(tx: Tx, move: StatusMove): Promise<PaymentRow |
     at: move.now.toISOString(),
     entries: JSON.stringify(move.logs.map((log) => ({ kind: log.kind, entry: paymentLogEntryOf(log.entry) }))),
     eventId: move.notificationEventId,
+    ...(move.heldExchange ? { exchangeKind: move.heldExchange.kind, exchangeUntil: move.heldExchange.until.toISOString() } : {}),
     ...(move.issuesSeries ? { recurringGatewayToken: move.set['recurringGatewayToken'] ?? null, ...seriesPlaceholderValues(true) } : {}),
     ...postingPart.values,
   };
@@ -65,16 +71,25 @@ interface MoveShape {
   series: boolean;
   closeStatusChecks: boolean;
   notified: boolean;
+  exchangeHeld: boolean;
   posting: PostingShape | null;
 }
 
 const statusMove = namedStatement<MoveShape, (PaymentRow & { postedId?: string | null })[]>('move', (db, shape, p) => {
   const tx = db as Tx;
   const at = sql`${p('at')}::timestamptz`;
+  const released = shape.exchangeHeld ? { exchangeKind: null, exchangeUntil: null, exchangeCaptureMinor: null } : {};
+  const held = shape.exchangeHeld
+    ? sql`${payments.exchangeKind} = ${p('exchangeKind')}::text and ${payments.exchangeUntil} = ${p('exchangeUntil')}::timestamptz`
+    : undefined;
   const update = tx
     .update(payments)
-    .set({ ...Object.fromEntries(shape.set.map((column) => [column, p(`set_${column}`)])), ...(shape.series ? seriesColumnsOnOutcome(p, at) : {}) } as never)
-    .where(and(eq(payments.id, p('paymentId')), eq(payments.status, p('from') as never)))
+    .set({
+      ...Object.fromEntries(shape.set.map((column) => [column, p(`set_${column}`)])),
+      ...(shape.series ? seriesColumnsOnOutcome(p, at) : {}),
+      ...released,
+    } as never)
+    .where(and(eq(payments.id, p('paymentId')), eq(payments.status, p('from') as never), held))
     .returning();
   const moved = tx.$with('moved', getTableColumns(payments)).as(update.getSQL());
   const recorded = tx.$with('recorded', {}).as(sql`insert into ${paymentStatusChanges} (payment_id, from_status, to_status, cause, actor, created_at)

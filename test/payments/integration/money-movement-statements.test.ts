@@ -79,7 +79,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
     customer,
   });
 
-  it('pays in 4, refunds in 9 and pays out in 9, the acquirer’s one each included, the money paths prepared', async () => {
+  it('pays in 3, refunds in 9 and pays out in 6, the acquirer’s one each included, the money paths prepared', async () => {
     const merchant = await server.createMerchant('Round trips');
     const key = merchant.sandboxKey;
     for (const orderNumber of ['warm-1', 'warm-2', 'warm-3']) expect((await pay(key, orderNumber)).status).toBe(200);
@@ -127,11 +127,12 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/),
       'commit',
       expect.stringMatching(/^insert into "sandbox_transactions"/),
-      expect.stringMatching(/^begin; select set_config/),
-      expect.stringMatching(/^select .* from "payments" .* for update$/),
-      expect.stringMatching(/^with "moved" as \(update "payments" .*"queued" as \(insert into outbox .*"posted" as/),
-      'commit',
+      // the answer to the payout it created, still init and holding its marker: one statement, no lock, no transaction
+      expect.stringMatching(
+        /^with "moved" as \(update "payments" .*"exchange_kind" = \$\d+::text and "payments"\."exchange_until" = .*"queued" as \(insert into outbox .*"posted" as/,
+      ),
     ]);
+    expect(names.at(-1)?.replace(/_[0-9a-f]{16}$/, '')).toBe('payrail_move');
   });
 
   // A request with an Idempotency-Key (as the spec asks of every POST): the key is read when it arrives, written by
@@ -172,10 +173,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/),
       'commit',
       expect.stringMatching(/^insert into "sandbox_transactions"/),
-      expect.stringMatching(/^begin; select set_config/),
-      expect.stringMatching(/^select .* from "payments" .* for update$/),
       expect.stringMatching(/^with "moved" as \(update "payments" /),
-      'commit',
       expect.stringMatching(/^update "idempotency_keys" set /),
     ]);
     const payoutReplayed = await server.call('POST', '/api/v1/payouts', { key, body: keyedPayoutBody, headers: keyed('payout-key-1') });

@@ -327,6 +327,44 @@ describe.each(engines)('payouts through a misbehaving production adapter on %s',
     expect(await balances(merchant.id)).toEqual(RELEASED);
   });
 
+  // The answer to a payout still as its request created it is written without the payout's lock
+  // (flows/payouts.ts applyToCreatedPayout); one that finds it already settled decides again under the lock.
+  it('lets a callback that settles a payout while its /payout is in flight win over the late answer: told and posted once', async () => {
+    const adapter = await fakeAdapter();
+    adapter.respond('status', reply.json(adapterAnswer.pending('gw-race')));
+    const merchant = await productionMerchant(adapter);
+    adapter.respond('payout', async (request) => {
+      const callback = await adapter.sendCallback({
+        callbackUrl: request.body.callback_url,
+        signKey: merchant.settings['sign_key'],
+        merchantKey: merchant.key,
+        claims: { status: 'declined', amount: AMOUNT, currency: 'EUR', reason: 'beneficiary account closed', gateway_token: 'gw-race' },
+        dispatcher: server.dispatcher,
+      });
+      expect(callback).toMatchObject({ statusCode: 200, body: { success: true, applied: true } });
+      return reply.json(adapterAnswer.approved('gw-race'));
+    });
+    const created = await createPayout(merchant);
+    expect(created.body.payment).toMatchObject({ status: 'declined' });
+    expect(await balances(merchant.id)).toEqual(RELEASED);
+    const told = await queryRows<{ sequence: number; status: string }>(
+      database(),
+      sql`select o.event_sequence as sequence, o.event_snapshot -> 'payment' ->> 'status' as status from outbox o
+        join payments p on p.id = o.payment_id where p.token = ${created.body.token} and o.topic = 'notification'`,
+    );
+    expect(told).toEqual([{ sequence: 1, status: 'declined' }]);
+    const postings = await queryRows<{ kind: string }>(
+      database(),
+      sql`select t.kind from ledger_transactions t join payments p on p.id = t.payment_id where p.token = ${created.body.token} order by t.id`,
+    );
+    expect(postings.map((posting) => posting.kind)).toEqual(['payout_reserved', 'payout_released']);
+    const logs = await queryRows<{ kind: string }>(
+      database(),
+      sql`select l.kind from payment_logs l join payments p on p.id = l.payment_id where p.token = ${created.body.token}`,
+    );
+    expect(logs.map((log) => log.kind)).toContain('payout'); // the late answer is kept
+  });
+
   it('settles a payout whose request never got an answer recorded (a crash after its reservation)', async () => {
     const adapter = await fakeAdapter();
     adapter.respond('status', reply.json(adapterAnswer.declined('gw-none', { details: 'unknown transaction' })));

@@ -5,6 +5,7 @@ import {
   FINAL_STATUSES,
   IllegalTransitionError,
   isFinal,
+  isUntold,
   PAYMENT_STATUSES,
   type PaymentStatus,
   type ReportedStatus,
@@ -85,6 +86,19 @@ describe('the rules the tables encode', () => {
 
   it.each(ALL_STATUSES)('never leaves refunded, not even for %s with a final change', (to) => {
     expect(() => decideTransition('refunded', to, { allowFinalChange: true })).toThrow(IllegalTransitionError);
+  });
+
+  // store/status-writer.ts writeUntoldMove moves an untold payment without its row lock, which is sound only while
+  // no event can have been queued for it: events come with a move to authorized or a final status
+  // (domain/status-change.ts), and nothing may lead from those back to an untold status.
+  it('never leads from a status its merchant was told of back to an untold one (init, pending, processing)', () => {
+    const untold = ALL_STATUSES.filter(isUntold);
+    const told = ALL_STATUSES.filter((status) => !isUntold(status));
+    expect(untold).toEqual(['init', 'pending', 'processing']);
+    for (const status of told) expect(status === 'authorized' || isFinal(status)).toBe(true);
+    for (const from of told) {
+      for (const to of untold) expect(() => decideTransition(from, to, { allowFinalChange: true })).toThrow(IllegalTransitionError);
+    }
   });
 
   it('refunds only an approved payment', () => {
