@@ -33,9 +33,9 @@ export interface StatusMove {
 // status-history row (the actor of the request, if one is acting), the move's log rows, when the move ends the
 // payment's wait its open status checks closed, the merchant's notification and the ledger posting. null when the
 // payment no longer had `from` (or, with heldExchange, no longer held that exchange's marker): nothing is written.
-// The caller holds the payment's row lock (status-writer.ts), so the notification's sequence sees every event
-// committed before, or moves it from a status no event was ever queued in (writeUntoldMove); the posting's balance
-// rows are locked last, after the payment's.
+// Either the caller holds the payment's row lock (status-writer.ts writeStatusChange), so the notification's sequence
+// sees every event committed before, or the move leaves a status no event was ever queued in (writeUntoldMove), so
+// its notification is the first; the posting's balance rows are locked last, after the payment's.
 export async function moveStatus(tx: DbOrTx, move: StatusMove): Promise<PaymentRow | null> {
   const posting = move.posting === null ? null : { scope: move.scope, posting: move.posting, refs: { paymentId: move.paymentId } };
   const postingPart = postingPartOf(posting);
