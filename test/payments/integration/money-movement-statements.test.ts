@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../support/databases.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { startServerHarness, type ServerHarness } from '../../support/server-harness.ts';
+import { SANDBOX_CALLBACK_POLL } from '../../support/sql.ts';
 
 const engines = await testEngines();
-const CALLBACK_POLL = /^(update "?sandbox_transactions"? set "?callback_due_at|select .* from "?sandbox_transactions"? .*callback_due_at)/;
 
 // The round trips to PostgreSQL of an approved Host-to-Host payment, a refund and a payout (issue 24: each a
 // statement's latency and a share of the server's CPU), counted below drizzle on the pg client: every statement the
@@ -27,7 +27,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       const text = String(typeof config === 'string' ? config : config.text)
         .replace(/\s+/g, ' ')
         .trim();
-      if (counting && apiClients.includes(this) && !CALLBACK_POLL.test(text)) {
+      if (counting && apiClients.includes(this) && !SANDBOX_CALLBACK_POLL.test(text)) {
         sent.push(text);
         const name = typeof config === 'string' ? undefined : (config as { name?: unknown }).name;
         if (typeof name === 'string') names.push(name);
