@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type Database, type Engine } from '../../src/platform/database.ts';
 import { maintenance, testDatabaseUrl } from './databases.ts';
 
@@ -43,4 +44,25 @@ export async function openDatabaseMigratedBefore(engine: Engine, index: number):
       rmSync(folderBefore, { recursive: true, force: true });
     },
   };
+}
+
+export interface PaymentBefore {
+  merchantId: number;
+  operationType: 'pay' | 'payout';
+  status: string;
+  product: string;
+  amountMinor: number;
+}
+
+// A sandbox USD payment written as a database before a later migration holds one: by the columns every migration so
+// far has had, not through today's table (whose later columns the old database lacks). Its id.
+export async function insertPaymentBefore(database: Database, payment: PaymentBefore): Promise<number> {
+  const result = await database.db.execute(sql`insert into payments (token, merchant_id, environment, operation_type, request_variant, status,
+      product, amount_minor, currency, gateway_amount_minor, gateway_currency, locale)
+    values (${randomBytes(16).toString('hex')}, ${payment.merchantId}, 'sandbox', ${payment.operationType}, 'A', ${payment.status},
+      ${payment.product}, ${payment.amountMinor}, 'USD', ${payment.amountMinor}, 'USD', 'en')
+    returning id`);
+  const [row] = result.rows as { id: number | string }[];
+  if (!row) throw new Error('payment not inserted');
+  return Number(row.id);
 }

@@ -3,10 +3,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../../src/back-office/store/audit-repo.ts';
 import { createMerchant } from '../../../src/payments/flows/merchants.ts';
-import { payments } from '../../../src/payments/store/schema.ts';
 import type { Database } from '../../../src/platform/database.ts';
 import { testEngines } from '../../support/databases.ts';
-import { openDatabaseMigratedBefore, type DatabaseBefore } from '../../support/migrated-before.ts';
+import { insertPaymentBefore, openDatabaseMigratedBefore, type DatabaseBefore } from '../../support/migrated-before.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
@@ -28,24 +27,13 @@ describe.each(engines)('migration 0018 (the audit log reads status moves) on mov
 
   it('shows every move once, old and new, under ids no other event has', async () => {
     const { merchant } = await createMerchant(database.db, randomBytes(32), 'Moves before and after');
-    const [payment] = await database.db
-      .insert(payments)
-      .values({
-        token: randomBytes(16).toString('hex'),
-        merchantId: merchant.id,
-        environment: 'sandbox',
-        operationType: 'pay',
-        requestVariant: 'A',
-        status: 'pending',
-        product: 'Moves before and after',
-        amountMinor: 500,
-        currency: 'USD',
-        gatewayAmountMinor: 500,
-        gatewayCurrency: 'USD',
-        locale: 'en',
-      })
-      .returning({ id: payments.id });
-    const paymentId = payment!.id;
+    const paymentId = await insertPaymentBefore(database, {
+      merchantId: merchant.id,
+      operationType: 'pay',
+      status: 'pending',
+      product: 'Moves before and after',
+      amountMinor: 500,
+    });
     // moves from before the audit log (migration 0014's era) left this table's sequence ahead of audit_events'
     await database.db.execute(sql`select setval('payment_status_changes_id_seq', 5000)`);
     await database.db.execute(sql`insert into payment_status_changes (payment_id, from_status, to_status, cause, actor)

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_COMMISSION } from '../../../src/ledger/domain/commission.ts';
 import { chargeOf, payoutReleased, payoutSent } from '../../../src/ledger/domain/ledger-postings.ts';
 import { postLedger, readWallets } from '../../../src/ledger/store/ledger-repo.ts';
 import { findBookViolations as findLedgerViolations } from '../../../src/payments/flows/ledger-check.ts';
-import { payments } from '../../../src/payments/store/schema.ts';
 import type { Database } from '../../../src/platform/database.ts';
 import { testEngines } from '../../support/databases.ts';
-import { openDatabaseMigratedBefore, type DatabaseBefore } from '../../support/migrated-before.ts';
+import { insertPaymentBefore, openDatabaseMigratedBefore, type DatabaseBefore } from '../../support/migrated-before.ts';
 import { queryRows } from '../../support/sql.ts';
 
 const engines = await testEngines();
@@ -27,25 +25,14 @@ describe.each(engines)('migration 0017 (hold shards) on a ledger written before 
   });
   afterAll(async () => before?.close());
 
-  const insertPayment = async (operationType: 'pay' | 'payout', amountMinor: number) => {
-    const [row] = await database.db
-      .insert(payments)
-      .values({
-        token: randomBytes(16).toString('hex'),
-        ...SCOPE,
-        operationType,
-        requestVariant: 'A',
-        status: operationType === 'pay' ? 'approved' : 'pending',
-        product: 'Hold shard order',
-        amountMinor,
-        currency: 'USD',
-        gatewayAmountMinor: amountMinor,
-        gatewayCurrency: 'USD',
-        locale: 'en',
-      })
-      .returning({ id: payments.id });
-    return row!.id;
-  };
+  const insertPayment = (operationType: 'pay' | 'payout', amountMinor: number) =>
+    insertPaymentBefore(database, {
+      merchantId: SCOPE.merchantId,
+      operationType,
+      status: operationType === 'pay' ? 'approved' : 'pending',
+      product: 'Hold shard order',
+      amountMinor,
+    });
   const post = async (kind: string, paymentId: number, entries: [string, number][]) => {
     const values = sql.join(
       entries.map(([account, amount]) => sql`(${account}, ${amount}::bigint)`),
