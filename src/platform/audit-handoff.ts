@@ -8,7 +8,8 @@ import { type AuditContext, currentAuditContext } from './lib/audit-context.ts';
 // trip (one simple query, the values escaped by the driver as literals), so handing them over costs no round trip of
 // its own (PGlite, in process, sets them before the first statement that needs them). A statement outside a
 // transaction that writes an audited table runs in a transaction of its own that gets them the same way; other
-// statements outside a transaction pay nothing. A payment's status move carries its actor in its own row
+// statements outside a transaction pay nothing, and so does one that sets the settings itself
+// (statementAuditSettingsSql). A payment's status move carries its actor in its own row
 // (payment_status_changes.actor); migration 0019's trigger adds a person's (an operator's, a member's) action,
 // request id and address to it, never a merchant key's or a worker's.
 // The drivers are wrapped here, below drizzle, so no flow can write an audited row without its actor.

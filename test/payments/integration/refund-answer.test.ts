@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargeOf, refundReleased, refundReserved, refundSent } from '../../../src/ledger/domain/ledger-postings.ts';
 import { ledgerTransaction } from '../../../src/ledger/store/ledger-repo.ts';
-import type { AdapterOutcome } from '../../../src/payments/domain/adapter-outcome.ts';
+import { type AdapterOutcome, pendingOutcome } from '../../../src/payments/domain/adapter-outcome.ts';
 import { newEventId } from '../../../src/payments/domain/event-id.ts';
 import { applyRefundAnswer } from '../../../src/payments/flows/refund-outcome.ts';
 import { insertNotificationEvent } from '../../../src/payments/store/notification-events-repo.ts';
@@ -53,19 +53,10 @@ describe.each(engines)('a refund’s own answer on %s', (engine) => {
     });
 
   const outcome = (status: AdapterOutcome['status'], declineReason: string | null = null): AdapterOutcome => ({
+    ...pendingOutcome(null),
     status,
     declineReason,
     gatewayToken: `gw-${status}`,
-    redirectRequest: null,
-    requisites: null,
-    gatewayDetails: null,
-    providerResponseData: null,
-    recurringGatewayToken: null,
-    logs: [],
-    amount: null,
-    currency: null,
-    systemError: null,
-    step: null,
   });
 
   // An approved payment whose approval was told (the fixture's bare move tells nothing): its event number 1.
