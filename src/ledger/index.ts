@@ -27,6 +27,7 @@ export {
   ledgerTransaction,
   missingBalanceError,
   postedIdColumn,
+  unpostedFailureColumn,
   postLedger,
   assertGuardedPosted,
   guardedPostingIn,

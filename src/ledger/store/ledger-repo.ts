@@ -90,6 +90,13 @@ export const missingBalanceError = (posting: LedgerPosting) => new Error(`ledger
 // The column a statement with postingCtesIn selects: the ledger transaction's id, null when nothing was posted.
 export const postedIdColumn = () => sql<string | null>`(select id from ${sql.raw(POSTED_CTE)})`.as('posted_id');
 
+// A column that fails the statement whole when its unguarded posting posted nothing (a balance it debits missing,
+// which the ledger's invariants rule out): a cast that cannot succeed, evaluated only for the row selected (`rowId`),
+// so a statement outside a transaction never commits its row without its posting.
+export const unpostedFailureColumn = (rowId: SQL) =>
+  sql<null>`case when not exists (select 1 from ${sql.raw(POSTED_CTE)})
+    then ('ledger posting found a balance it debits missing, for row ' || ${rowId})::integer end`.as('posting_check');
+
 function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): Omit<PostingStatementInput, 'mode'> {
   const paymentId = refs.paymentId ?? null;
   const refundId = refs.refundId ?? null;

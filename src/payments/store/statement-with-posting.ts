@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql, type WithSubquery } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import {
   type LedgerPosting,
@@ -10,6 +10,7 @@ import {
   type PostingShape,
   type PostingValue,
   unguardedPosting,
+  unpostedFailureColumn,
 } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 
@@ -42,11 +43,20 @@ export function selectWithPosting(
     for (const cte of postingCtesIn(posting, value, gate)) all.push(tx.$with(cte.name, {}).as(cte.body));
   }
   const columns = Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, (written as unknown as Record<string, unknown>)[key]]));
-  const selection = posting === null ? columns : { ...columns, postedId: postedIdColumn() };
+  const selection = posting === null ? columns : { ...columns, postedId: postedIdColumn(), ...postingCheckOf(posting, written) };
   return tx
     .with(...all)
     .select(selection as never)
     .from(written);
+}
+
+// An unguarded posting finds its balance rows, which the ledger's invariants say exist; should one be missing, the
+// statement fails whole instead of committing the row without its posting: the statements that run outside a
+// transaction (a refund's answer, an untold move) have no rollback to undo it. A guarded debit's shortfall is an
+// answer (assertGuardedPosted), not a failure.
+function postingCheckOf(posting: PostingShape, written: WithSubquery): Record<string, SQL.Aliased> {
+  if (posting.steps.some((step) => step.change === 'guarded-debit')) return {};
+  return { postingCheck: unpostedFailureColumn(sql`${sql.raw(written._.alias)}.id`) };
 }
 
 // The row such a statement wrote, or null when none was (then nothing was posted either).
@@ -54,6 +64,6 @@ export function writtenRowOf<Row>(rows: readonly (Row & { postedId?: string | nu
   const [row] = rows;
   if (!row) return null;
   if (posting !== null && row.postedId === null) throw missingBalanceError(posting.posting);
-  const { postedId: _posted, ...writtenRow } = row;
+  const { postedId: _posted, postingCheck: _checked, ...writtenRow } = row as Row & { postedId?: unknown; postingCheck?: unknown };
   return writtenRow as Row;
 }

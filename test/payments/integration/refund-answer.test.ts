@@ -177,6 +177,33 @@ describe.each(engines)('a refund’s own answer on %s', (engine) => {
     expect((await paymentRow(payment.id)).counter).toBe(2);
   });
 
+  it('fails whole when a balance its posting debits is missing: the refund stays pending, nothing is told', async () => {
+    const other = await harness.createMerchant('Refund answers, broken books');
+    const payment = await approvedPayment(harness, other.sandboxKey, PAID);
+    const refund = await ledgerTransaction(db(), async (tx) => {
+      const locked = await lockPaymentToRefund(tx, { merchantId: other.id, environment: 'sandbox' }, payment.token);
+      if (!locked) throw new Error('payment not found');
+      const posting = refundReserved(chargeOf(300, 'USD', locked.terms));
+      const later = new Date(Date.now() + 60_000);
+      const reserved = { token: randomBytes(16).toString('hex'), payment: locked.payment, amountMinor: 300, terms: locked.terms };
+      return insertReservedRefund(tx, reserved, { firstCheckAt: later, exchangeUntil: later }, { scope: locked.payment, posting }, null);
+    });
+    // what the ledger's invariants rule out: the hold the refund's answer debits is gone
+    await harness.database.db.execute(sql`delete from ledger_balances where merchant_id = ${other.id} and account = 'hold'`);
+    const charge = chargeOf(300, 'USD', { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
+    const settling = settleRefundWithLogs(db(), refund, 'approved', { gatewayToken: 'gw', declineReason: null }, [], {
+      notificationEventId: newEventId(),
+      posting: refundSent(charge),
+      scope: { merchantId: other.id, environment: 'sandbox' },
+      releasedMinor: 0,
+      unlocked: true,
+    });
+    await expect(asKey(() => settling)).rejects.toThrow(/a balance it debits missing/);
+    expect(await refundStatus(refund.id)).toBe('pending');
+    expect(await paymentRow(payment.id)).toEqual({ counter: 0, refunded: 300, status: 'approved' });
+    expect(await events(payment.id)).toEqual([]);
+  });
+
   // PostgreSQL only (declared there alone): PGlite runs one statement at a time, so nothing waits for a lock there.
   if (engine !== 'postgres') return;
   describe('beside a transaction that holds the payment’s lock', () => {
