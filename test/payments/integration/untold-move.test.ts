@@ -125,6 +125,23 @@ describe.each(engines)('a final move of a payout nothing was told of, without it
     expect(await written(payout.id)).toMatchObject({ events: '1 approved', postings: 'payout_reserved, payout_sent' });
   });
 
+  // store/statement-with-posting.ts: outside a transaction nothing could undo a move committed without its posting.
+  it('fails whole when a balance its posting debits is missing: the payout stays init, nothing is told or posted', async () => {
+    const until = new Date(Date.now() + 30_000);
+    const payout = await reservedPayout(until);
+    const holds = sql`ledger_balances where merchant_id = ${merchant.id} and account = 'hold'`;
+    const saved = await queryRows<Record<string, unknown>>(harness.database, sql`select * from ${holds}`);
+    await harness.database.db.execute(sql`delete from ${holds}`); // what the ledger's invariants rule out
+    try {
+      await expect(writeUntoldMove(harness.database.db, approval(payout), { kind: 'payout', until })).rejects.toThrow(/a balance it debits missing/);
+      expect(await written(payout.id)).toEqual({ status: 'init', exchangeKind: 'payout', moves: null, events: null, postings: 'payout_reserved' });
+    } finally {
+      await harness.database.db.execute(
+        sql`insert into ledger_balances select * from jsonb_populate_recordset(null::ledger_balances, ${JSON.stringify(saved)}::jsonb)`,
+      );
+    }
+  });
+
   it('refuses a move out of a status the merchant may have been told of, and an open move', async () => {
     const payout = await reservedPayout(new Date(Date.now() + 30_000));
     const approved = { ...payout, status: 'approved' as const };
