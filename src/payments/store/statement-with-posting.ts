@@ -51,8 +51,8 @@ export function selectWithPosting(
 }
 
 // An unguarded posting finds its balance rows, which the ledger's invariants say exist; should one be missing, the
-// statement fails whole instead of committing the row without its posting: the statements that run outside a
-// transaction (a refund's answer, an untold move) have no rollback to undo it. A guarded debit's shortfall is an
+// statement fails whole instead of committing the row without its posting: a statement that runs outside a
+// transaction (an untold move, status-writer.ts) has no rollback to undo it. A guarded debit's shortfall is an
 // answer (assertGuardedPosted), not a failure.
 function postingCheckOf(posting: PostingShape, written: WithSubquery): Record<string, SQL.Aliased> {
   if (posting.steps.some((step) => step.change === 'guarded-debit')) return {};
