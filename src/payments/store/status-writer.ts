@@ -22,8 +22,7 @@ export type PaymentStatusChange = StatusChange<PaymentRow, PaymentChanges>;
 export async function writeStatusChange(tx: Tx, change: PaymentStatusChange): Promise<PaymentRow | null> {
   const { transition, changes } = change;
   const paymentId = change.payment.id;
-  if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
-  assertPaymentJson(changes);
+  assertColumnChanges(changes);
   const now = new Date();
   let payment = change.payment;
   // A posting with a guarded debit may refuse or gather (postLedger): it stays a statement of its own, after the move.
@@ -73,11 +72,16 @@ export async function writeUntoldMove(db: Db, change: PaymentStatusChange, heldE
   if (transition === null || !transition.final) throw new Error('an untold move is a final transition');
   if (!isUntold(transition.from)) throw new Error(`a payment that was ${transition.from} may have events queued: lock it to move it`);
   if (change.posting !== null && change.posting.guardedDebitMinor > 0) throw new Error('a guarded debit is posted by the locked path');
-  if (Object.hasOwn(change.changes, 'status') || Object.hasOwn(change.changes, 'finalizedAt'))
-    throw new Error('the transition sets the status and finalized_at');
-  assertPaymentJson(change.changes);
+  assertColumnChanges(change.changes);
   const move = statusMoveOf(change, transition, new Date(), change.posting);
   return moveStatus(db, heldExchange === undefined ? move : { ...move, heldExchange });
+}
+
+// The columns a change sets beside its transition: never the status or finalized_at (the transition sets those),
+// and JSON that passes its column's schema.
+function assertColumnChanges(changes: PaymentChanges): void {
+  if (Object.hasOwn(changes, 'status') || Object.hasOwn(changes, 'finalizedAt')) throw new Error('the transition sets the status and finalized_at');
+  assertPaymentJson(changes);
 }
 
 function statusMoveOf(change: PaymentStatusChange, transition: PaymentTransition, now: Date, posting: StatusMove['posting']): StatusMove {
