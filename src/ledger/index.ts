@@ -28,6 +28,8 @@ export {
   missingBalanceError,
   postedIdColumn,
   unpostedFailureColumn,
+  guardedShortfallColumn,
+  isGuardedShortfall,
   postLedger,
   assertGuardedPosted,
   guardedPostingIn,

@@ -97,6 +97,21 @@ export const unpostedFailureColumn = (rowId: SQL) =>
   sql<null>`case when not exists (select 1 from ${sql.raw(POSTED_CTE)})
     then ('ledger posting found a balance it debits missing, for row ' || ${rowId})::integer end`.as('posting_check');
 
+// The same for a guarded debit that took nothing (no single row held it, or the wallet does not): the statement fails
+// whole, so one sent with its transaction's COMMIT (named-statements.ts) commits nothing; isGuardedShortfall tells
+// this failure from any other, and assertGuardedPosted(tx, posting, null) says what it means.
+const GUARDED_SHORTFALL = 'ledger guarded debit took nothing, for row ';
+export const guardedShortfallColumn = (rowId: SQL) =>
+  sql<null>`case when not exists (select 1 from ${sql.raw(POSTED_CTE)})
+    then (${GUARDED_SHORTFALL} || ${rowId})::integer end`.as('posting_check');
+
+const INVALID_TEXT_REPRESENTATION = '22P02';
+export function isGuardedShortfall(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause ?? error;
+  const { code, message } = cause as { code?: unknown; message?: unknown };
+  return code === INVALID_TEXT_REPRESENTATION && typeof message === 'string' && message.includes(GUARDED_SHORTFALL);
+}
+
 function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): Omit<PostingStatementInput, 'mode'> {
   const paymentId = refs.paymentId ?? null;
   const refundId = refs.refundId ?? null;

@@ -55,15 +55,14 @@ export async function storeUnderKey<T extends { token: string }>(
 
 // storeUnderKey for a resource stored by a transaction of its own (a refund's or payout's reservation, which may run
 // more than once): a deferred claim's key goes to the statement that inserts the resource (`key`); any other claim
-// is committed by `commitIn` inside the transaction. The claim holds the key once the transaction committed.
+// is committed by `commitIn` inside the transaction (null when there is none: without a key, or with a deferred
+// claim's). The claim holds the key once the transaction committed.
 export async function storeUnderKeyIn<T>(
   commitKey: KeyCommit | null,
-  transaction: (key: FoldedKey | null, commitIn: (tx: Tx, resource: KeyedResource) => Promise<void>) => Promise<T>,
+  transaction: (key: FoldedKey | null, commitIn: ((tx: Tx, resource: KeyedResource) => Promise<void>) | null) => Promise<T>,
 ): Promise<T> {
   const folded = commitKey?.folded ?? null;
-  const commitIn = async (tx: Tx, resource: KeyedResource) => {
-    if (folded === null) await commitKey?.(tx, resource);
-  };
+  const commitIn = folded === null ? commitKey : null;
   try {
     const stored = await transaction(folded, commitIn);
     folded?.stored();

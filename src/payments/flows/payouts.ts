@@ -122,7 +122,7 @@ async function reservePayout(
         const payout = await insertPayout(tx, row, firstCheckDueAt, 'api', exchange, key); // born holding its /payout's marker
         const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
         await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
-        await commitIn(tx, { kind: 'payout', token: payout.token });
+        await commitIn?.(tx, { kind: 'payout', token: payout.token });
         return payout;
       }),
     );

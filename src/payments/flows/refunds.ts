@@ -66,8 +66,9 @@ async function reserveRefund(deps: ProcessingDeps, scope: MerchantScope, input: 
         const times = { firstCheckAt: firstStatusCheckAt(methodSettingsOf(gateway.settings, 'refund'), now), exchangeUntil: refundExchangeUntil(gateway, now) };
         const posting = refundReserved(chargeOf(amountMinor, payment.currency, terms));
         const newRefund = { token: randomHex(REFUND_TOKEN_BYTES), payment, amountMinor, terms };
-        const refund = await insertReservedRefund(tx, newRefund, times, { scope: payment, posting }, key); // it locks the balance
-        await commitIn(tx, { kind: 'refund', token: refund.token });
+        // It locks the balance: without a key to commit apart, it is the last statement and its COMMIT goes with it.
+        const refund = await insertReservedRefund(tx, newRefund, times, { scope: payment, posting }, key, commitIn === null);
+        await commitIn?.(tx, { kind: 'refund', token: refund.token });
         return { payment, gateway, refund };
       }),
     );

@@ -6,6 +6,7 @@ import {
   assertGuardedPosted,
   type CommissionTerms,
   guardedPostingIn,
+  isGuardedShortfall,
   type LedgerPosting,
   type LedgerScope,
   NO_COMMISSION,
@@ -84,36 +85,46 @@ export interface ReservedRefundTimes {
 // its /refund's exchange marker, its amount counted in the payment's refunded_minor (whose CHECK against
 // captured_minor is the last line of defence), its first check queued, and its reservation posted (the guarded debit
 // of available, from the refund's own shard on: the new row's id decides it) and, with a deferred claim's key, that
-// key naming the refund. In a ledgerTransaction only.
+// key naming the refund. In a ledgerTransaction only. `commits`: nothing follows it in the transaction, so its COMMIT
+// goes with it (the balance rows it locks are held for no longer than PostgreSQL takes to run both); the statement
+// fails whole when its guarded debit took nothing, and this throws what that means (assertGuardedPosted).
 export async function insertReservedRefund(
   tx: Tx,
   refund: NewRefund,
   times: ReservedRefundTimes,
   reservation: { scope: LedgerScope; posting: LedgerPosting },
   key: FoldedKey | null,
+  commits: boolean,
 ): Promise<RefundRow> {
   const { payment, terms } = refund;
   const guarded = guardedPostingIn(tx, reservation.scope, reservation.posting, { paymentId: payment.id });
-  const [row] = await reservedRefundInsert.run(
-    tx,
-    { posting: guarded.shape, keyed: key !== null },
-    {
-      ...(key ? keyPlaceholders(key) : {}),
-      token: refund.token,
-      paymentId: payment.id,
-      merchantId: payment.merchantId,
-      environment: payment.environment,
-      amountMinor: refund.amountMinor,
-      currency: payment.currency,
-      commissionPercentBp: terms.percentBp,
-      commissionFixedMinor: terms.fixedMinor,
-      exchangeUntil: times.exchangeUntil,
-      firstCheckAt: times.firstCheckAt.toISOString(),
-      ...guarded.values,
-    },
-  );
+  const rows = await reservedRefundInsert
+    .run(
+      tx,
+      { posting: guarded.shape, keyed: key !== null },
+      {
+        ...(key ? keyPlaceholders(key) : {}),
+        token: refund.token,
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        environment: payment.environment,
+        amountMinor: refund.amountMinor,
+        currency: payment.currency,
+        commissionPercentBp: terms.percentBp,
+        commissionFixedMinor: terms.fixedMinor,
+        exchangeUntil: times.exchangeUntil,
+        firstCheckAt: times.firstCheckAt.toISOString(),
+        ...guarded.values,
+      },
+      { commit: commits },
+    )
+    .catch((error: unknown) => {
+      if (isGuardedShortfall(error)) assertGuardedPosted(tx, reservation.posting, null);
+      throw error;
+    });
+  const [row] = rows;
   if (!row) throw new Error('refund insert returned no row');
-  const { postedId, ...inserted } = row;
+  const { postedId, postingCheck: _checked, ...inserted } = row;
   assertGuardedPosted(tx, reservation.posting, postedId ?? null);
   return inserted;
 }
@@ -123,31 +134,34 @@ const NEW_REFUND_ID = sql`(select created.id from created)`;
 const newRefundValue = (p: Placeholders) => (name: string) =>
   name === 'posting_refundId' ? NEW_REFUND_ID : name === 'posting_subjectShard' ? sql`(${NEW_REFUND_ID} % ${sql.raw(String(AVAILABLE_SHARDS))})` : p(name);
 
-const reservedRefundInsert = namedStatement<ReserveShape, (RefundRow & { postedId?: string | null })[]>('refund_reserve', (db, shape, p) => {
-  const tx = db as Tx;
-  const inserted = tx
-    .insert(refunds)
-    .values({
-      token: p('token'),
-      paymentId: p('paymentId'),
-      merchantId: p('merchantId'),
-      environment: p('environment'),
-      amountMinor: p('amountMinor'),
-      currency: p('currency'),
-      commissionPercentBp: p('commissionPercentBp'),
-      commissionFixedMinor: p('commissionFixedMinor'),
-      status: 'pending',
-      exchangeUntil: p('exchangeUntil'),
-    } as never)
-    .returning();
-  const created = tx.$with('created', getTableColumns(refunds)).as(inserted.getSQL());
-  const counted = tx.$with('counted', {}).as(sql`update ${payments} set refunded_minor = refunded_minor + ${p('amountMinor')}::bigint, updated_at = now()
+const reservedRefundInsert = namedStatement<ReserveShape, (RefundRow & { postedId?: string | null; postingCheck?: null })[]>(
+  'refund_reserve',
+  (db, shape, p) => {
+    const tx = db as Tx;
+    const inserted = tx
+      .insert(refunds)
+      .values({
+        token: p('token'),
+        paymentId: p('paymentId'),
+        merchantId: p('merchantId'),
+        environment: p('environment'),
+        amountMinor: p('amountMinor'),
+        currency: p('currency'),
+        commissionPercentBp: p('commissionPercentBp'),
+        commissionFixedMinor: p('commissionFixedMinor'),
+        status: 'pending',
+        exchangeUntil: p('exchangeUntil'),
+      } as never)
+      .returning();
+    const created = tx.$with('created', getTableColumns(refunds)).as(inserted.getSQL());
+    const counted = tx.$with('counted', {}).as(sql`update ${payments} set refunded_minor = refunded_minor + ${p('amountMinor')}::bigint, updated_at = now()
     where id = ${p('paymentId')}::bigint`);
-  const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
+    const checked = tx.$with('checked', {}).as(sql`insert into ${outbox} (topic, payment_id, refund_id, due_at)
     select 'refund_check', created.payment_id, created.id, ${p('firstCheckAt')}::timestamptz from created`);
-  const parts = shape.keyed ? [created, counted, checked, keyedResource(tx, 'refund')] : [created, counted, checked];
-  return selectWithPosting(tx, refunds, created, parts, shape.posting, newRefundValue(p));
-});
+    const parts = shape.keyed ? [created, counted, checked, keyedResource(tx, 'refund')] : [created, counted, checked];
+    return selectWithPosting(tx, refunds, created, parts, shape.posting, newRefundValue(p));
+  },
+);
 
 // What the reserving statement's text depends on: the posting's shape, and whether it writes the request's key.
 interface ReserveShape {

@@ -11,6 +11,7 @@ import {
   type PostingValue,
   unguardedPosting,
   unpostedFailureColumn,
+  guardedShortfallColumn,
 } from '../../ledger/index.ts';
 import type { Tx } from '../../platform/database.ts';
 
@@ -50,13 +51,15 @@ export function selectWithPosting(
     .from(written);
 }
 
-// An unguarded posting finds its balance rows, which the ledger's invariants say exist; should one be missing, the
-// statement fails whole instead of committing the row without its posting: a statement that runs outside a
-// transaction (an untold move, status-writer.ts) has no rollback to undo it. A guarded debit's shortfall is an
-// answer (assertGuardedPosted), not a failure.
+// A statement whose posting posted nothing fails whole instead of committing its row without it. An unguarded
+// posting finds its balance rows, which the ledger's invariants say exist; should one be missing, a statement that
+// runs outside a transaction (an untold move, status-writer.ts) has no rollback to undo it. A guarded debit that
+// took nothing (isGuardedShortfall: assertGuardedPosted says what it means) fails its statement too, so one sent
+// with its transaction's COMMIT (a refund's reservation) commits nothing.
 function postingCheckOf(posting: PostingShape, written: WithSubquery): Record<string, SQL.Aliased> {
-  if (posting.steps.some((step) => step.change === 'guarded-debit')) return {};
-  return { postingCheck: unpostedFailureColumn(sql`${sql.raw(written._.alias)}.id`) };
+  const rowId = sql`${sql.raw(written._.alias)}.id`;
+  const guarded = posting.steps.some((step) => step.change === 'guarded-debit');
+  return { postingCheck: guarded ? guardedShortfallColumn(rowId) : unpostedFailureColumn(rowId) };
 }
 
 // The row such a statement wrote, or null when none was (then nothing was posted either).

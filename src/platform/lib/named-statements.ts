@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { is, Param, Placeholder, SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
+import { answerCommittedAhead, runThenCommit } from './commit-pipelined.ts';
 
 // Statements of the money paths (a refund, a payout, a status move, their postings, the sandbox acquirer's refund, a
 // keyed request's key) run as named prepared statements: PostgreSQL parses and plans an unnamed statement on every
@@ -13,6 +14,7 @@ import type pg from 'pg';
 // are named: a generic plan chosen for one value can be wrong for another. PGlite runs them unnamed.
 
 const MARKER = 'payrail_named:';
+const COMMITTING_MARKER = 'payrail_named_committing:';
 const NAMES_CACHED_MAX = 512;
 const namesByText = new Map<string, string>();
 
@@ -28,14 +30,21 @@ function statementName(purpose: string, text: string): string {
 }
 
 // PostgreSQL: a pool client's marked statements get their names; every other statement passes untouched.
+// A statement run with { commit: true } is sent with its transaction's COMMIT (commit-pipelined.ts).
 export function nameMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((config: unknown, ...rest: unknown[]) => {
     const marked = typeof config === 'object' && config !== null ? (config as { name?: unknown; text?: unknown }) : null;
+    if (marked !== null && typeof marked.name === 'string' && marked.name.startsWith(COMMITTING_MARKER)) {
+      marked.name = statementName(marked.name.slice(COMMITTING_MARKER.length), String(marked.text));
+      return runThenCommit(client, query, marked as Parameters<typeof runThenCommit>[2], rest[0]);
+    }
     if (marked !== null && typeof marked.name === 'string' && marked.name.startsWith(MARKER)) {
       marked.name = statementName(marked.name.slice(MARKER.length), String(marked.text));
     }
-    return query(config, ...rest);
+    const text = typeof config === 'string' ? config : String(marked?.text ?? '');
+    const committed = answerCommittedAhead(client, text);
+    return committed === null ? query(config, ...rest) : Promise.resolve(committed);
   }) as pg.PoolClient['query'];
 }
 
@@ -75,7 +84,9 @@ interface SessionOf {
 const FORMS_PER_TEMPLATE_MAX = 256;
 
 export interface NamedStatement<Shape, Result> {
-  run(db: object, shape: Shape, values: Readonly<Record<string, unknown>>): Promise<Result>;
+  // commit: the statement is its transaction's last, and on PostgreSQL its COMMIT goes with it (commit-pipelined.ts);
+  // the transaction's own COMMIT then costs nothing. It must fail, not answer, whenever the transaction must not commit.
+  run(db: object, shape: Shape, values: Readonly<Record<string, unknown>>, options?: { commit: boolean }): Promise<Result>;
 }
 
 // `db`: a drizzle database or transaction (typed loosely: database.ts, which installs the naming, imports this file).
@@ -83,8 +94,9 @@ export interface NamedStatement<Shape, Result> {
 export function namedStatement<Shape, Result>(purpose: string, build: (db: object, shape: Shape, p: Placeholders) => Built): NamedStatement<Shape, Result> {
   const forms = new Map<string, StatementForm>();
   const name = `${MARKER}${purpose}`;
+  const committingName = `${COMMITTING_MARKER}${purpose}`;
   return {
-    run(db, shape, values) {
+    run(db, shape, values, options) {
       const key = typeof shape === 'string' ? shape : JSON.stringify(shape);
       let form = forms.get(key);
       if (form === undefined) {
@@ -92,7 +104,7 @@ export function namedStatement<Shape, Result>(purpose: string, build: (db: objec
         if (forms.size >= FORMS_PER_TEMPLATE_MAX) forms.clear();
         forms.set(key, form);
       }
-      const prepared = (db as SessionOf).session.prepareQuery(form.query, form.fields, name, form.arrayMode);
+      const prepared = (db as SessionOf).session.prepareQuery(form.query, form.fields, options?.commit ? committingName : name, form.arrayMode);
       prepared.joinsNotNullableMap = form.joinsNotNullableMap;
       return prepared.execute(values) as Promise<Result>;
     },
