@@ -1,4 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { type AuditContext, currentAuditContext } from './lib/audit-context.ts';
 
@@ -7,7 +8,8 @@ import { type AuditContext, currentAuditContext } from './lib/audit-context.ts';
 // trip (one simple query, the values escaped by the driver as literals), so handing them over costs no round trip of
 // its own (PGlite, in process, sets them before the first statement that needs them). A statement outside a
 // transaction that writes an audited table runs in a transaction of its own that gets them the same way; other
-// statements outside a transaction pay nothing. A payment's status move carries its actor in its own row
+// statements outside a transaction pay nothing, and so does one that sets the settings itself
+// (statementAuditSettingsSql). A payment's status move carries its actor in its own row
 // (payment_status_changes.actor); migration 0019's trigger adds a person's (an operator's, a member's) action,
 // request id and address to it, never a merchant key's or a worker's.
 // The drivers are wrapped here, below drizzle, so no flow can write an audited row without its actor.
@@ -60,10 +62,35 @@ export function writesAuditEvent(text: string): boolean {
   return AUDITED_WRITE.test(text) || STATUS_AUDITED_INSERT_OR_DELETE.test(text) || updatesAuditedStatus(text);
 }
 
-// The actor a statement outside a transaction hands over: only when it may write an audit event or a person's move.
+// A statement may hand the settings over itself, in a CTE of its own (statementAuditSettingsSql): the audit triggers
+// are AFTER ROW triggers, fired at the end of the statement, so they see settings any part of it set. Outside a
+// transaction such a statement needs neither a transaction nor a round trip for them.
+const CARRIES_SETTINGS = /\bset_config\('payrail\.actor',/;
+
+// The CTE body that sets the acting context for the rest of its statement (its transaction: an autocommit statement's
+// own), from the placeholders of statementAuditSettingValues. It must be read by the statement's writes (a join), so
+// it runs whatever the plan.
+export function statementAuditSettingsSql(value: (name: StatementSettingKey) => Placeholder): SQL {
+  const calls = SETTING_NAMES.map(
+    (name, index) => sql`set_config(${sql.raw(`'${name}'`)}, ${value(STATEMENT_SETTING_KEYS[index] ?? 'auditActor')}::text, true)`,
+  );
+  return sql`select ${sql.join(calls, sql`, `)}`;
+}
+const STATEMENT_SETTING_KEYS = ['auditActor', 'auditAction', 'auditRequestId', 'auditIp'] as const;
+type StatementSettingKey = (typeof STATEMENT_SETTING_KEYS)[number];
+
+// The values of statementAuditSettingsSql's placeholders: the current context's, or none ('' reads as unset).
+export function statementAuditSettingValues(): Record<StatementSettingKey, string> {
+  const context = actorContext();
+  const [auditActor = '', auditAction = '', auditRequestId = '', auditIp = ''] = context ? settingValues(context).map((value) => value ?? '') : [];
+  return { auditActor, auditAction, auditRequestId, auditIp };
+}
+
+// The actor a statement outside a transaction hands over: only when it may write an audit event or a person's move,
+// and does not hand it over itself.
 function contextFor(text: string): AuditContext | null {
   const context = actorContext();
-  if (!context) return null;
+  if (!context || CARRIES_SETTINGS.test(text)) return null;
   if (writesAuditEvent(text)) return context;
   const byPerson = !context.actor.startsWith('key:') && !context.actor.startsWith('system:');
   return byPerson && STATUS_MOVE_WRITE.test(text) ? context : null;

@@ -12,7 +12,7 @@ import { changeLockedPayment } from './payment-status-change.ts';
 import { queueNotificationUnderLock } from './notification-events.ts';
 import { countRefundsOfPayment, lockRefundWithPayment, setRefundGatewayToken, type FinalRefundStatus, type RefundRow } from '../store/refunds-repo.ts';
 import { recordFailedLookup } from './failed-lookup.ts';
-import { settleRefundWithLogs } from '../store/refund-settle-repo.ts';
+import { type RefundSettlement, settleRefundWithLogs } from '../store/refund-settle-repo.ts';
 import { newEventId } from '../domain/event-id.ts';
 
 // The payment is refunded once its last captured unit is: no ledger posting of its own (postingForTransition gives
@@ -51,6 +51,20 @@ export async function applyRefundOutcome(
   });
 }
 
+// The /refund's own answer (refund-send.ts) about the refund its request reserved. A final answer is written by one
+// statement outside a transaction (refund-settle-repo.ts, unlocked): it takes the payment's lock itself and writes
+// nothing when the refund is no longer pending or its approval may complete the payment; then, and for a pending
+// answer, applyRefundOutcome decides under the row locks as for any other answer.
+export async function applyRefundAnswer(db: Db, refund: RefundRow, outcome: AdapterOutcome, logs: readonly unknown[], cause: StatusCause): Promise<RefundRow> {
+  if (outcome.status !== 'pending') {
+    const changes = answerChanges(outcome.status, outcome);
+    const settlement = { ...settlementOf(refund, outcome.status, newEventId()), unlocked: true };
+    const settled = await settleRefundWithLogs(db, refund, outcome.status, changes, paymentLogEntries('refund', logs), settlement);
+    if (settled) return settled;
+  }
+  return applyRefundOutcome(db, refund, outcome, logs, cause);
+}
+
 // A refund's check whose lookup failed (domain/status-answer.ts: result false, an error, a timeout, …): the refund
 // stays pending and keeps its hold; the lookup is counted on the payment. The count including this one.
 export async function recordRefundFailedLookup(
@@ -73,19 +87,13 @@ async function settleRefund(
   answer: { gatewayToken: string | null; declineReason: string | null; cause: StatusCause },
   logs: readonly { kind: string; entry: unknown }[],
 ): Promise<RefundRow> {
-  const declineReason = status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null;
-  const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
   // A refund that took the payment's last captured unit may move it to refunded: that event is told before the
   // refund's own, so the refund's notification waits for the move.
   const mayComplete = status === 'approved' && takesLastCapturedUnit(payment);
   // One statement: the refund final, the exchange's logs, its checks closed, its exchange marker released, its
   // notification, its posting and, when declined, its amount refundable again.
-  const finished = await settleRefundWithLogs(tx, refund, status, { gatewayToken: answer.gatewayToken, declineReason }, logs, {
-    notificationEventId: mayComplete ? null : newEventId(),
-    posting: status === 'approved' ? refundSent(charge) : refundReleased(charge),
-    scope: { merchantId: refund.merchantId, environment: refund.environment },
-    releasedMinor: status === 'approved' ? 0 : refund.amountMinor,
-  });
+  const settlement = { ...settlementOf(refund, status, mayComplete ? null : newEventId()), unlocked: false };
+  const finished = await settleRefundWithLogs(tx, refund, status, answerChanges(status, answer), logs, settlement);
   if (!finished) throw new Error(`refund ${refund.id} left pending while its row was locked`);
   if (mayComplete) {
     await markRefundedWhenComplete(tx, payment, answer.cause);
@@ -94,6 +102,24 @@ async function settleRefund(
   return finished;
 }
 
+// What an adapter's final answer writes on the refund: its provider id, and a decline's reason.
+function answerChanges(status: FinalRefundStatus, answer: { gatewayToken: string | null; declineReason: string | null }) {
+  return { gatewayToken: answer.gatewayToken, declineReason: status === 'declined' ? (answer.declineReason ?? 'declined without a reason') : null };
+}
+
+// What a final refund moves: the hold to the customer and the commission to fees (approved), or back to available and
+// refundable again (declined); its notification under eventId (null: queued by the caller).
+function settlementOf(refund: RefundRow, status: FinalRefundStatus, notificationEventId: string | null): RefundSettlement {
+  const charge = chargeOf(refund.amountMinor, refund.currency, { percentBp: refund.commissionPercentBp, fixedMinor: refund.commissionFixedMinor });
+  return {
+    notificationEventId,
+    posting: status === 'approved' ? refundSent(charge) : refundReleased(charge),
+    scope: { merchantId: refund.merchantId, environment: refund.environment },
+    releasedMinor: status === 'approved' ? 0 : refund.amountMinor,
+  };
+}
+
+// The unlocked settle (refund-settle-repo.ts) tests the same in its statement, on the row as its lock found it.
 const takesLastCapturedUnit = (payment: PaymentRow) =>
   payment.status === 'approved' && payment.capturedMinor !== null && payment.refundedMinor >= payment.capturedMinor;
 

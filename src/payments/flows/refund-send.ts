@@ -8,7 +8,7 @@ import { releaseRefundExchange } from '../store/adapter-exchange-repo.ts';
 import type { RefundRow } from '../store/refunds-repo.ts';
 import type { ResolvedGateway } from './gateways.ts';
 import type { ProcessingDeps } from './process-payment.ts';
-import { applyRefundOutcome } from './refund-outcome.ts';
+import { applyRefundAnswer } from './refund-outcome.ts';
 
 export type RefundedPayment = Pick<PaymentRow, 'token' | 'gatewayToken' | 'currency'>;
 
@@ -35,7 +35,7 @@ export async function sendRefund(deps: ProcessingDeps, held: RefundRow, payment:
   try {
     const { answer, ownLog } = await exchangeRefund(deps, held, payment, gateway);
     const outcome = interpretAdapterAnswer(answer);
-    applied = await applyRefundOutcome(db, held, outcome, [ownLog, ...outcome.logs], 'adapter');
+    applied = await applyRefundAnswer(db, held, outcome, [ownLog, ...outcome.logs], 'adapter');
     return applied;
   } finally {
     // a refund the answer settled released its marker with it

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/database.ts';
 
 // Deletes up to batchMax done notification rows created before `before`, with their delivery attempts, in one
-// statement. A payment's newest row (highest sequence, then id) always stays: sequences are allocated as its
-// max(event_sequence) + 1, and would start over without it. Rows another transaction holds are left for later.
+// statement. A payment's newest row (highest sequence, then id) always stays: the next sequence is the greater of the
+// payment's counter and its highest queued one, plus one (notification-events-repo.ts), and a payment notified before
+// the counter (migration 0020) would start over without it. Rows another transaction holds are left for later.
 export async function deletePrunableEvents(db: Db, before: Date, batchMax: number): Promise<number> {
   const result = await db.execute(sql`
     with doomed as (

@@ -6,7 +6,7 @@ import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
 import type { Db } from '../../platform/database.ts';
 import { assertPaymentJson } from './json-columns.ts';
-import { outcomeNotificationSql } from './notification-events-repo.ts';
+import { nextEventSequenceSql, outcomeNotificationSql } from './notification-events-repo.ts';
 import type { PaymentLogInput } from './payment-logs-repo.ts';
 import { CREATED_COLUMNS, type PaymentRow } from './payments-repo.ts';
 import type { PaymentChanges } from './payment-changes.ts';
@@ -41,6 +41,7 @@ const OUTCOME_SELECTIONS = {
     capturedMinor: payments.capturedMinor,
     issuedRecurringToken: payments.issuedRecurringToken,
     issuedWalletToken: payments.issuedWalletToken,
+    lastEventSequence: payments.lastEventSequence,
   },
   full: getTableColumns(payments),
 };
@@ -82,6 +83,7 @@ function outcomeQuery(db: Db, shape: OutcomeShape, selectionName: OutcomeSelecti
     Object.assign(set, { status: sql`${value('to')}::text`, declineReason: sql`${value('declineReason')}::text`, updatedAt: now });
     if (shape === 'final') {
       set['finalizedAt'] = now;
+      set['lastEventSequence'] = nextEventSequenceSql; // its notification's number (outcomeNotificationSql)
       set['capturedMinor'] = sql`case when ${value('to')}::text = 'approved' then ${payments.amountMinor} else ${payments.capturedMinor} end`;
       Object.assign(set, seriesColumnsOnOutcome(value, now));
     }

@@ -5,7 +5,7 @@ import type { StatusCause } from '../domain/status-cause.ts';
 import { currentActor } from '../../platform/lib/audit-context.ts';
 import type { DbOrTx, Tx } from '../../platform/database.ts';
 import { paymentLogEntryOf } from './json-columns.ts';
-import { movedPaymentNotificationSql } from './notification-events-repo.ts';
+import { movedPaymentNotificationSql, nextEventSequenceSql } from './notification-events-repo.ts';
 import type { PaymentRow } from './payments-repo.ts';
 import { seriesColumnsOnOutcome, seriesPlaceholderValues } from './recurring-repo.ts';
 import { outbox, paymentLogs, payments, paymentStatusChanges } from './schema.ts';
@@ -33,9 +33,8 @@ export interface StatusMove {
 // status-history row (the actor of the request, if one is acting), the move's log rows, when the move ends the
 // payment's wait its open status checks closed, the merchant's notification and the ledger posting. null when the
 // payment no longer had `from` (or, with heldExchange, no longer held that exchange's marker): nothing is written.
-// Either the caller holds the payment's row lock (status-writer.ts writeStatusChange), so the notification's sequence
-// sees every event committed before, or the move leaves a status no event was ever queued in (writeUntoldMove), so
-// its notification is the first; the posting's balance rows are locked last, after the payment's.
+// The notification takes its sequence from the payment's counter, moved by the same UPDATE; the posting's balance
+// rows are locked last, after the payment's.
 export async function moveStatus(tx: DbOrTx, move: StatusMove): Promise<PaymentRow | null> {
   const posting = move.posting === null ? null : { scope: move.scope, posting: move.posting, refs: { paymentId: move.paymentId } };
   const postingPart = postingPartOf(posting);
@@ -88,6 +87,7 @@ const statusMove = namedStatement<MoveShape, (PaymentRow & { postedId?: string |
       ...Object.fromEntries(shape.set.map((column) => [column, p(`set_${column}`)])),
       ...(shape.series ? seriesColumnsOnOutcome(p, at) : {}),
       ...released,
+      ...(shape.notified ? { lastEventSequence: nextEventSequenceSql } : {}),
     } as never)
     .where(and(eq(payments.id, p('paymentId')), eq(payments.status, p('from') as never), held))
     .returning();

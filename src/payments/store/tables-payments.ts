@@ -76,6 +76,11 @@ export const payments = pgTable(
     capturedMinor: bigint('captured_minor', { mode: 'number' }),
     // Refunds reserved or sent (declined ones given back): never above captured_minor.
     refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
+    // The sequence number of the payment's last notification (domain/event-request.ts X-Payrail-Event-Sequence): every
+    // statement that queues one takes the next number by moving this counter in the same statement, so the row's
+    // update orders the allocations, whatever that statement's snapshot saw (notification-events-repo.ts). 0: none
+    // yet, or none since migration 0020 (the next is then counted on from the outbox's highest).
+    lastEventSequence: integer('last_event_sequence').notNull().default(0),
     // A two-step payment's authorization is voided automatically after this moment unless confirmed or declined.
     authorizedUntil: timestamp('authorized_until', { withTimezone: true, mode: 'date' }),
     // A recurring first payment, once approved with the provider's recurring_gateway_token: Payrail's own tokens for
