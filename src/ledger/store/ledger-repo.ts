@@ -59,23 +59,28 @@ export class InsufficientBalanceError extends Error {
 //   before the gathering locks rows in shard order, so waits always go one way: in a transaction begun by
 //   ledgerTransaction the whole transaction is rolled back and run again gathering; in any other the try runs
 //   under a savepoint (a round trip more).
-export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs = {}): Promise<number> {
+// - `commit`: the posting is its transaction's last statement, sent with its COMMIT (platform/lib/commit-pipelined.ts),
+//   so the balance rows it locks are released without waiting for its answer; it then fails, committing nothing,
+//   whenever it posts nothing. In a ledgerTransaction only.
+export async function postLedger(tx: Tx, scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs = {}, options = { commit: false }): Promise<number> {
   const input = postingInputOf(scope, posting, refs);
   const guardsAvailable = posting.guardedDebitMinor > 0 && posting.entries.some((entry) => entry.account === 'available');
   const rerunMode = rerunnableModes.get(tx);
+  if (options.commit && rerunMode === undefined) throw new Error(`ledger posting ${posting.kind} sent with its COMMIT needs a ledgerTransaction`);
+  const transactionIdOf = (input: PostingStatementInput) => (options.commit ? committedTransactionIdOf(tx, input) : postedTransactionIdOf(tx, input));
   if (guardsAvailable && rerunMode === 'one-shard') {
-    const id = await transactionIdOf(tx, { ...input, mode: 'one-shard' });
+    const id = await transactionIdOf({ ...input, mode: 'one-shard' });
     if (id !== null) return id;
     throw new NoSingleRowError(); // ledgerTransaction runs the transaction again, gathering
   }
   if (guardsAvailable && rerunMode === undefined) {
     await tx.execute(sql`savepoint ledger_one_shard`);
-    const id = await transactionIdOf(tx, { ...input, mode: 'one-shard' });
+    const id = await transactionIdOf({ ...input, mode: 'one-shard' });
     // Left unreleased on success: it ends with the caller's transaction, and releasing it costs a round trip.
     if (id !== null) return id;
     await tx.execute(sql`rollback to savepoint ledger_one_shard`);
   }
-  const id = await transactionIdOf(tx, { ...input, mode: 'all-shards' });
+  const id = await transactionIdOf({ ...input, mode: 'all-shards' });
   if (id !== null) return id;
   // No transaction was written: the guarded debit found too little (it is the first step, so nothing ran), or a
   // balance the posting debits does not exist, which the ledger's invariants rule out (the caller's transaction,
@@ -93,24 +98,27 @@ export const postedIdColumn = () => sql<string | null>`(select id from ${sql.raw
 // A column that fails the statement whole when its unguarded posting posted nothing (a balance it debits missing,
 // which the ledger's invariants rule out): a cast that cannot succeed, evaluated only for the row selected (`rowId`),
 // so a statement outside a transaction never commits its row without its posting.
-export const unpostedFailureColumn = (rowId: SQL) =>
-  sql<null>`case when not exists (select 1 from ${sql.raw(POSTED_CTE)})
-    then ('ledger posting found a balance it debits missing, for row ' || ${rowId})::integer end`.as('posting_check');
+const UNPOSTED = 'ledger posting found a balance it debits missing, for row ';
+// The row's id is read through a subquery: a cast of constants alone (an id given as a parameter) would be folded,
+// and fail, when the statement is planned, whatever the CASE says.
+const failsUnposted = (text: string, rowId: SQL) =>
+  sql<null>`case when not exists (select 1 from ${sql.raw(POSTED_CTE)}) then (${text} || (select ${rowId}))::integer end`;
+export const unpostedFailureColumn = (rowId: SQL) => failsUnposted(UNPOSTED, rowId).as('posting_check');
 
 // The same for a guarded debit that took nothing (no single row held it, or the wallet does not): the statement fails
 // whole, so one sent with its transaction's COMMIT (named-statements.ts) commits nothing; isGuardedShortfall tells
 // this failure from any other, and assertGuardedPosted(tx, posting, null) says what it means.
 const GUARDED_SHORTFALL = 'ledger guarded debit took nothing, for row ';
-export const guardedShortfallColumn = (rowId: SQL) =>
-  sql<null>`case when not exists (select 1 from ${sql.raw(POSTED_CTE)})
-    then (${GUARDED_SHORTFALL} || ${rowId})::integer end`.as('posting_check');
+export const guardedShortfallColumn = (rowId: SQL) => failsUnposted(GUARDED_SHORTFALL, rowId).as('posting_check');
 
 const INVALID_TEXT_REPRESENTATION = '22P02';
-export function isGuardedShortfall(error: unknown): boolean {
+const failedCheck = (error: unknown, text: string): boolean => {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause ?? error;
   const { code, message } = cause as { code?: unknown; message?: unknown };
-  return code === INVALID_TEXT_REPRESENTATION && typeof message === 'string' && message.includes(GUARDED_SHORTFALL);
-}
+  return code === INVALID_TEXT_REPRESENTATION && typeof message === 'string' && message.includes(text);
+};
+export const isGuardedShortfall = (error: unknown): boolean => failedCheck(error, GUARDED_SHORTFALL);
+const isPostingCheckFailure = (error: unknown): boolean => isGuardedShortfall(error) || failedCheck(error, UNPOSTED);
 
 function postingInputOf(scope: LedgerScope, posting: LedgerPosting, refs: PostingRefs): Omit<PostingStatementInput, 'mode'> {
   const paymentId = refs.paymentId ?? null;
@@ -188,12 +196,29 @@ export async function ledgerTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>)
   });
 }
 
-const postingRun = namedStatement<PostingShape, { rows: { id: string | number | null }[] }>('posting', (_tx, shape, p) => postingStatement(shape, p));
+type PostingRunShape = PostingShape & { checked: boolean };
+const postingRun = namedStatement<PostingRunShape, { rows: { id: string | number | null }[] }>('posting', (_tx, shape, p) => {
+  const subject = sql`coalesce(${p('posting_paymentId')}::bigint, ${p('posting_refundId')}::bigint, ${p('posting_disputeId')}::bigint)::text`;
+  const guarded = shape.steps.some((step) => step.change === 'guarded-debit');
+  const check = failsUnposted(guarded ? GUARDED_SHORTFALL : UNPOSTED, subject);
+  return postingStatement(shape, p, shape.checked ? sql`${check} as posting_check` : null);
+});
 
-async function transactionIdOf(tx: Tx, input: PostingStatementInput): Promise<number | null> {
-  const result = await postingRun.run(tx, postingShapeOf(input), postingValuesOf(input));
+async function postedTransactionIdOf(tx: Tx, input: PostingStatementInput): Promise<number | null> {
+  const result = await postingRun.run(tx, { ...postingShapeOf(input), checked: false }, postingValuesOf(input));
   const id = result.rows[0]?.id ?? null;
   return id === null ? null : Number(id);
+}
+
+// The same posting sent with its transaction's COMMIT: it fails when nothing was posted (null here, as above).
+async function committedTransactionIdOf(tx: Tx, input: PostingStatementInput): Promise<number | null> {
+  try {
+    const result = await postingRun.run(tx, { ...postingShapeOf(input), checked: true }, postingValuesOf(input), { commit: true });
+    return Number(result.rows[0]?.id);
+  } catch (error) {
+    if (isPostingCheckFailure(error)) return null;
+    throw error;
+  }
 }
 
 export interface Wallet {

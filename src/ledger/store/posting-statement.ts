@@ -96,12 +96,13 @@ export function postingValuesOf(input: PostingStatementInput): Record<string, un
 //   before it touches a row), so rows are locked in one order, available before hold.
 // - A debit of hold is an UPDATE (an INSERT … ON CONFLICT would check its proposed row, the bare negative amount,
 //   against the CHECK before finding the conflict); every other change is an upsert.
-export function postingStatement(shape: PostingShape, p: Placeholders): SQL {
+// `check`: a column that fails the statement when nothing was posted (ledger-repo.ts), for one sent with its COMMIT.
+export function postingStatement(shape: PostingShape, p: Placeholders, check: SQL | null = null): SQL {
   const ctes = postingCtes(shape, p, sql`true`);
   return sql`with ${sql.join(
     ctes.map((cte) => sql`${sql.raw(cte.name)} as (${cte.body})`),
     sql`, `,
-  )} select (select id from ${sql.raw(POSTED_CTE)}) as id`;
+  )} select (select id from ${sql.raw(POSTED_CTE)}) as id${check === null ? sql`` : sql`, ${check}`}`;
 }
 
 // The CTE of a posting's statement that answers the ledger transaction's id (none when nothing was posted).

@@ -121,7 +121,8 @@ async function reservePayout(
       ledgerTransaction(db, async (tx) => {
         const payout = await insertPayout(tx, row, firstCheckDueAt, 'api', exchange, key); // born holding its /payout's marker
         const charge = chargeOf(payout.amountMinor, payout.currency, { percentBp: payout.commissionPercentBp, fixedMinor: payout.commissionFixedMinor });
-        await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id });
+        // Without a key to commit apart, the posting is the last statement: its COMMIT goes with it.
+        await postLedger(tx, payout, payoutReserved(charge), { paymentId: payout.id }, { commit: commitIn === null });
         await commitIn?.(tx, { kind: 'payout', token: payout.token });
         return payout;
       }),

@@ -81,7 +81,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
     customer,
   });
 
-  it('pays in 3, refunds in 5 and pays out in 6, the acquirer’s one each included, the money paths prepared', async () => {
+  it('pays in 3, refunds in 5 and pays out in 5, the acquirer’s one each included, the money paths prepared', async () => {
     const merchant = await server.createMerchant('Round trips');
     const key = merchant.sandboxKey;
     for (const orderNumber of ['warm-1', 'warm-2', 'warm-3']) expect((await pay(key, orderNumber)).status).toBe(200);
@@ -125,8 +125,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
     expect(payout.statements).toEqual([
       expect.stringMatching(/^begin; select set_config/),
       expect.stringMatching(/^with "created" as \(insert into "payments"/),
-      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/),
-      'commit',
+      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances" .* \+ commit$/), // its COMMIT with it
       expect.stringMatching(/^insert into "sandbox_transactions"/),
       // the answer to the payout it created, still init and holding its marker: one statement, no lock, no transaction
       expect.stringMatching(
@@ -167,8 +166,7 @@ describe.runIf(engines.includes('postgres'))('the statements of a payment, a ref
       expect.stringMatching(/^select .* from "idempotency_keys" where /),
       expect.stringMatching(/^begin; select set_config/),
       expect.stringMatching(/^with "created" as \(insert into "payments" .*"keyed" as \(insert into "idempotency_keys"/),
-      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances"/),
-      'commit',
+      expect.stringMatching(/^with locked_0 as \(select shard from "ledger_balances" .* \+ commit$/), // its COMMIT with it
       expect.stringMatching(/^insert into "sandbox_transactions"/),
       expect.stringMatching(/^with "moved" as \(update "payments" /),
       expect.stringMatching(/^update "idempotency_keys" set /),
