@@ -91,8 +91,9 @@ function openDisputeKeeping(deps: DisputeDeps, scope: MerchantScope, request: Op
         documents,
       );
       await queueNotification(tx, payment.id, { kind: 'dispute', disputeId: dispute.id });
-      // last: it locks the merchant's balance rows until the commit
-      await postLedger(tx, scope, disputeHeld(dispute.amountMinor, dispute.currency), { paymentId: payment.id, disputeId: dispute.id });
+      // last: it locks the merchant's balance rows until the commit, which goes with it when no key follows
+      const refs = { paymentId: payment.id, disputeId: dispute.id };
+      await postLedger(tx, scope, disputeHeld(dispute.amountMinor, dispute.currency), refs, { commit: !request.commitKey });
       await request.commitKey?.(tx, { kind: 'dispute', token: dispute.token });
       return { ...dispute, paymentToken: payment.token };
     }),
