@@ -70,13 +70,12 @@ const ROLLBACK_TEXT = /^\s*rollback\s*;?\s*$/i;
 
 // The answer to the COMMIT (or ROLLBACK) that ends a transaction whose last statement committed it already, or null
 // when this one is to be sent. A rollback after such a statement cannot undo it (nothing may fail after it): it goes
-// to PostgreSQL, which warns that no transaction is in progress.
+// to PostgreSQL, which warns that no transaction is in progress. Any other statement there would run outside the
+// transaction it was written for: it throws instead.
 export function answerCommittedAhead(client: object, text: string): pg.QueryResult | null {
   if (!committedAhead.has(client)) return null;
-  if (COMMIT_TEXT.test(text)) {
-    committedAhead.delete(client);
-    return { command: 'COMMIT', rowCount: null, oid: 0, rows: [], fields: [] };
-  }
-  if (ROLLBACK_TEXT.test(text)) committedAhead.delete(client);
-  return null;
+  committedAhead.delete(client);
+  if (COMMIT_TEXT.test(text)) return { command: 'COMMIT', rowCount: null, oid: 0, rows: [], fields: [] };
+  if (ROLLBACK_TEXT.test(text)) return null;
+  throw new Error('a statement after its transaction was committed with its last statement');
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { is, Param, Placeholder, SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { answerCommittedAhead, runThenCommit } from './commit-pipelined.ts';
 
@@ -97,6 +98,7 @@ export function namedStatement<Shape, Result>(purpose: string, build: (db: objec
   const committingName = `${COMMITTING_MARKER}${purpose}`;
   return {
     run(db, shape, values, options) {
+      if (options?.commit && !is(db, PgTransaction)) throw new Error(`statement ${purpose} sent with its COMMIT outside a transaction`);
       const key = typeof shape === 'string' ? shape : JSON.stringify(shape);
       let form = forms.get(key);
       if (form === undefined) {

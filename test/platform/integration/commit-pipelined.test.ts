@@ -76,6 +76,32 @@ describe.each(engines)('a statement sent with its COMMIT on %s', (engine) => {
     expect(await valuesStored()).toEqual([...before, 2, 3]);
   });
 
+  it('refuses to send a statement with a COMMIT outside a transaction', async () => {
+    const before = await valuesStored();
+    expect(() => probeInsert.run(test.database.db, null, { value: 8 }, { commit: true })).toThrow(/outside a transaction/);
+    expect(await valuesStored()).toEqual(before);
+  });
+
+  // On PGlite nothing was committed early, so a statement after the last one still belongs to its transaction.
+  it.runIf(engine === 'postgres')('refuses a statement after the one that committed its transaction, and the pool goes on', async () => {
+    const { db } = test.database;
+    const before = await valuesStored();
+    const late = db.transaction(async (tx) => {
+      await probeInsert.run(tx, null, { value: 9 }, { commit: true });
+      await tx.execute(sql`insert into pipeline_probe (value) values (10)`);
+    });
+    const refused = await late.then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(String(refused?.cause)).toMatch(/after its transaction was committed/); // drizzle's error wraps the driver's
+    expect(await valuesStored()).toEqual([...before, 9]);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into pipeline_probe (value) values (11)`);
+    });
+    expect(await valuesStored()).toEqual([...before, 9, 11]);
+  });
+
   it('leaves what came before the statement in its transaction committed with it, and a later transaction its own COMMIT', async () => {
     const { db } = test.database;
     const before = await valuesStored();
