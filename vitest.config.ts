@@ -16,7 +16,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A hook that starts a service (a spawned `payrail start`, a migrated database) waits up to 90 s for it on a loaded
+    // 2-core host (cli-server-discovery's START_WAIT_MS): at 60 s the hook, not the wait, gave up first (2026-11-29).
+    hookTimeout: 120_000,
     pool: 'forks',
     // On a 2-core machine the suite is CPU-bound: six files at a time took no less wall time than four, and on a slow
     // machine made timing-sensitive tests fail (2026-11-27: 13:29 and four timing failures with six, 11:25 with four).

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBase64Url } from '../platform/lib/crypto.ts';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../platform/database.ts';
 import { sandboxTransactions } from './store-schema.ts';
@@ -22,7 +22,7 @@ const CARD_ON_FILE_REASONS = {
 } as const;
 
 function newRecurringGatewayToken(): string {
-  return `sbx_rc_${randomBytes(RECURRING_TOKEN_BYTES).toString('base64url')}`;
+  return `sbx_rc_${randomBase64Url(RECURRING_TOKEN_BYTES)}`;
 }
 
 // The answer to a /pay with params.recurring: true, once approved at once, names the card on file. (A 3-D Secure or

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBase64Url } from '../platform/lib/crypto.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -32,7 +32,7 @@ export interface SandboxRuntime {
 }
 
 export function newGatewayToken(prefix: 'sbx' | 'sbx_rf'): string {
-  return `${prefix}_${randomBytes(GATEWAY_TOKEN_BYTES).toString('base64url')}`;
+  return `${prefix}_${randomBase64Url(GATEWAY_TOKEN_BYTES)}`;
 }
 
 export function behaviourOf(transaction: Pick<SandboxTransaction, 'scenario'>): ScenarioBehaviour | null {
