@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { nameMarkedStatements } from './lib/named-statements.ts';
 import { PGlite } from '@electric-sql/pglite';
+import { prepareStatementsOnPglite } from './lib/pglite-prepared.ts';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -53,6 +54,7 @@ async function openPglite(dataDir: string | null, image: Blob | null): Promise<D
   const options = image === null ? {} : { loadDataDir: image }; // an image is unpacked into an empty dataDir
   const client = dataDir === null ? new PGlite(options) : new PGlite(dataDir, options);
   await client.waitReady;
+  prepareStatementsOnPglite(client);
   handAuditContextToPglite(client);
   const pgliteDb = drizzlePglite({ client });
   const db: Db = pgliteDb;

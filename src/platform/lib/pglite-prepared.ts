@@ -1,0 +1,145 @@
+import { protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+
+// PGlite runs every statement unnamed: each call parses it twice (Parse, then Describe for the parameter types),
+// analyses, rewrites and plans it again, and for the long CTEs of a payment create or a status move that was most
+// of the statement (a create: 1.5–2.4 ms of CPU, of which 0.25 ms planning and 0.5 ms execution; 2026-11-29). A
+// data statement run with parameters is now prepared once per PGlite under a name and then only bound and executed,
+// in one exchange, as drivers of a real PostgreSQL do (platform/lib/named-statements.ts). PostgreSQL's plan cache
+// keeps custom plans until a generic one costs no more, as it does for any prepared statement. Names are bounded:
+// the least recently used is closed past NAMED_MAX. A text PostgreSQL will not prepare runs unnamed.
+const NAMED_MAX = 256;
+const NAMABLE = /^\s*(select|insert|update|delete|with)\b/i;
+const FORGETS_NAMES = /\b(discard\s+all|deallocate)\b/i; // the session's prepared statements are gone after it
+const UNKNOWN_STATEMENT = '26000'; // invalid_sql_statement_name
+
+interface Named {
+  name: string;
+  parameterTypes: number[];
+}
+
+type Message = { name: string } & Record<string, unknown>;
+
+export function prepareStatementsOnPglite(client: PGlite): void {
+  const named = new Map<string, Named>();
+  let nextId = 0;
+  const query = client.query.bind(client);
+  const transaction = client.transaction.bind(client);
+
+  const exchange = async (messages: Uint8Array[]): Promise<Message[]> => {
+    const bytes = new Uint8Array(messages.reduce((sum, message) => sum + message.length, 0));
+    let offset = 0;
+    for (const message of messages) {
+      bytes.set(message, offset);
+      offset += message.length;
+    }
+    return (await client.execProtocolStream(bytes, { syncToFs: false })) as unknown as Message[];
+  };
+
+  // In the query lock, as PGlite's own query: prepares the text once, then binds, describes and executes it.
+  const runNamed = (text: string, params: unknown[], options: QueryOptions | undefined) =>
+    client._runExclusiveQuery(async () => {
+      const statement = named.get(text) ?? (await prepare(text));
+      if (statement === null) return null;
+      named.delete(text); // least recently used first
+      named.set(text, statement);
+      const values = params.map((value, index) => {
+        if (value === null || value === undefined) return null;
+        const serialize = options?.serializers?.[statement.parameterTypes[index]!] ?? client.serializers[statement.parameterTypes[index]!];
+        return serialize ? serialize(value) : String(value);
+      });
+      try {
+        const messages = await exchange([
+          protocol.serialize.bind({ statement: statement.name, values: values as string[] }),
+          protocol.serialize.describe({ type: 'P' }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ]);
+        await client.syncToFs();
+        return resultOf(messages, client, options);
+      } catch (error) {
+        // Gone from the session (a DEALLOCATE or DISCARD this wrapper did not see): run unnamed, prepare next time.
+        if ((error as { code?: unknown }).code === UNKNOWN_STATEMENT) {
+          named.delete(text);
+          return null;
+        }
+        throw Object.assign(error as Error, { query: text, params, queryOptions: options });
+      }
+    });
+
+  const prepare = async (text: string): Promise<Named | null> => {
+    const name = `payrail_pglite_${nextId++}`;
+    let messages: Message[];
+    try {
+      messages = await exchange([
+        protocol.serialize.parse({ name, text, types: [] }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ]);
+    } catch {
+      return null; // run unnamed, which gives the error its own way (in an aborted transaction, every text fails)
+    }
+    if (named.size >= NAMED_MAX) await closeOldest();
+    const description = messages.find((message) => message.name === 'parameterDescription') as { dataTypeIDs?: number[] } | undefined;
+    return { name, parameterTypes: description?.dataTypeIDs ?? [] };
+  };
+
+  const closeOldest = async (): Promise<void> => {
+    for (const [text, statement] of named) {
+      named.delete(text);
+      await exchange([protocol.serialize.close({ type: 'S', name: statement.name }), protocol.serialize.sync()]);
+      return;
+    }
+  };
+
+  const namedOrPlain =
+    (plain: PGlite['query']) =>
+    async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
+      if (FORGETS_NAMES.test(text)) return plain<T>(text, params, options).finally(() => named.clear());
+      if (params === undefined || params.length === 0 || options?.blob !== undefined || !NAMABLE.test(text)) return plain<T>(text, params, options);
+      const result = await runNamed(text, params, options);
+      return result === null ? plain<T>(text, params, options) : (result as Results<T>);
+    };
+
+  client.query = namedOrPlain(query) as PGlite['query'];
+  const exec = client.exec.bind(client);
+  client.exec = ((text: string, options?: QueryOptions) =>
+    FORGETS_NAMES.test(text) ? exec(text, options).finally(() => named.clear()) : exec(text, options)) as PGlite['exec'];
+  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    transaction((tx) => {
+      // A statement of the transaction runs in the query lock like the transaction's own (the transaction holds
+      // its own lock, not that one); tx.query keeps its checks (a closed transaction refuses) for unnamed texts.
+      const plain = tx.query.bind(tx) as PGlite['query'];
+      const named = namedOrPlain(plain);
+      tx.query = (<T>(text: string, params?: unknown[], options?: QueryOptions) =>
+        tx.closed ? plain<T>(text, params, options) : named<T>(text, params, options)) as Transaction['query'];
+      return callback(tx);
+    })) as PGlite['transaction'];
+}
+
+// PGlite's own reading of a statement's messages: its rows by the types' parsers (the call's before the client's).
+function resultOf(messages: Message[], client: PGlite, options: QueryOptions | undefined): Results<unknown> {
+  let fields: { name: string; dataTypeID: number }[] = [];
+  const rows: unknown[] = [];
+  let affectedRows = 0;
+  let rowCount: number | undefined;
+  const parse = (value: string | null, typeId: number): unknown => {
+    if (value === null) return null;
+    const parser = options?.parsers?.[typeId] ?? client.parsers[typeId];
+    return parser ? parser(value, typeId) : value;
+  };
+  for (const message of messages) {
+    if (message.name === 'rowDescription') {
+      fields = (message['fields'] as { name: string; dataTypeID: number }[]).map(({ name, dataTypeID }) => ({ name, dataTypeID }));
+    } else if (message.name === 'dataRow') {
+      const values = message['fields'] as (string | null)[];
+      if (options?.rowMode === 'array') rows.push(values.map((value, index) => parse(value, fields[index]!.dataTypeID)));
+      else rows.push(Object.fromEntries(values.map((value, index) => [fields[index]!.name, parse(value, fields[index]!.dataTypeID)])));
+    } else if (message.name === 'commandComplete') {
+      const words = String(message['text']).split(' ');
+      const count = Number.parseInt(words[words.length - 1]!, 10);
+      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0]!)) affectedRows += count;
+      if (!Number.isNaN(count)) rowCount = count;
+    }
+  }
+  return { rows, fields, affectedRows, ...(rowCount === undefined ? {} : { rowCount }) } as Results<unknown>;
+}
