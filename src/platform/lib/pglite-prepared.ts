@@ -35,36 +35,46 @@ export function prepareStatementsOnPglite(client: PGlite): void {
     return (await client.execProtocolStream(bytes, { syncToFs: false })) as unknown as Message[];
   };
 
-  // In the query lock, as PGlite's own query: prepares the text once, then binds, describes and executes it.
-  const runNamed = (text: string, params: unknown[], options: QueryOptions | undefined) =>
-    client._runExclusiveQuery(async () => {
-      const statement = named.get(text) ?? (await prepare(text));
-      if (statement === null) return null;
-      named.delete(text); // least recently used first
-      named.set(text, statement);
-      const values = params.map((value, index) => {
-        if (value === null || value === undefined) return null;
-        const serialize = options?.serializers?.[statement.parameterTypes[index]!] ?? client.serializers[statement.parameterTypes[index]!];
-        return serialize ? serialize(value) : String(value);
-      });
-      try {
-        const messages = await exchange([
-          protocol.serialize.bind({ statement: statement.name, values: values as string[] }),
-          protocol.serialize.describe({ type: 'P' }),
-          protocol.serialize.execute({}),
-          protocol.serialize.sync(),
-        ]);
-        await client.syncToFs();
-        return resultOf(messages, client, options);
-      } catch (error) {
-        // Gone from the session (a DEALLOCATE or DISCARD this wrapper did not see): run unnamed, prepare next time.
-        if ((error as { code?: unknown }).code === UNKNOWN_STATEMENT) {
-          named.delete(text);
-          return null;
-        }
-        throw Object.assign(error as Error, { query: text, params, queryOptions: options });
-      }
+  // Prepares the text once, then binds, describes and executes it, under PGlite's own locks: a statement of a transaction takes the query lock (its transaction holds the other), one outside
+  // takes the transaction lock first, so that it never runs inside another caller's open transaction.
+  const runNamed = (text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean) =>
+    inTransaction
+      ? client._runExclusiveQuery(() => bindAndExecute(text, params, options, inTransaction))
+      : client._runExclusiveTransaction(() => client._runExclusiveQuery(() => bindAndExecute(text, params, options, inTransaction)));
+
+  const bindAndExecute = async (
+    text: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+    inTransaction: boolean,
+  ): Promise<Results<unknown> | null> => {
+    const statement = named.get(text) ?? (await prepare(text));
+    if (statement === null) return null;
+    named.delete(text); // least recently used first
+    named.set(text, statement);
+    const values = params.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serialize = options?.serializers?.[statement.parameterTypes[index]!] ?? client.serializers[statement.parameterTypes[index]!];
+      return serialize ? serialize(value) : String(value);
     });
+    try {
+      const messages = await exchange([
+        protocol.serialize.bind({ statement: statement.name, values: values as string[] }),
+        protocol.serialize.describe({ type: 'P' }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]);
+      if (!inTransaction) await client.syncToFs();
+      return resultOf(messages, client, options);
+    } catch (error) {
+      // Gone from the session (a DEALLOCATE or DISCARD this wrapper did not see): run unnamed, prepare next time.
+      if ((error as { code?: unknown }).code === UNKNOWN_STATEMENT) {
+        named.delete(text);
+        return null;
+      }
+      throw Object.assign(error as Error, { query: text, params, queryOptions: options });
+    }
+  };
 
   const prepare = async (text: string): Promise<Named | null> => {
     const name = `payrail_pglite_${nextId++}`;
@@ -92,24 +102,23 @@ export function prepareStatementsOnPglite(client: PGlite): void {
   };
 
   const namedOrPlain =
-    (plain: PGlite['query']) =>
+    (plain: PGlite['query'], inTransaction: boolean) =>
     async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
       if (FORGETS_NAMES.test(text)) return plain<T>(text, params, options).finally(() => named.clear());
       if (params === undefined || params.length === 0 || options?.blob !== undefined || !NAMABLE.test(text)) return plain<T>(text, params, options);
-      const result = await runNamed(text, params, options);
+      const result = await runNamed(text, params, options, inTransaction);
       return result === null ? plain<T>(text, params, options) : (result as Results<T>);
     };
 
-  client.query = namedOrPlain(query) as PGlite['query'];
+  client.query = namedOrPlain(query, false) as PGlite['query'];
   const exec = client.exec.bind(client);
   client.exec = ((text: string, options?: QueryOptions) =>
     FORGETS_NAMES.test(text) ? exec(text, options).finally(() => named.clear()) : exec(text, options)) as PGlite['exec'];
   client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
     transaction((tx) => {
-      // A statement of the transaction runs in the query lock like the transaction's own (the transaction holds
-      // its own lock, not that one); tx.query keeps its checks (a closed transaction refuses) for unnamed texts.
+      // tx.query keeps its check (a closed transaction refuses) for every text.
       const plain = tx.query.bind(tx) as PGlite['query'];
-      const named = namedOrPlain(plain);
+      const named = namedOrPlain(plain, true);
       tx.query = (<T>(text: string, params?: unknown[], options?: QueryOptions) =>
         tx.closed ? plain<T>(text, params, options) : named<T>(text, params, options)) as Transaction['query'];
       return callback(tx);

@@ -61,6 +61,29 @@ describe('statements prepared once on PGlite', () => {
     expect((await client.query('select count(*)::int as count from items where label = $1', ['in a transaction'])).rows).toEqual([{ count: 0 }]);
   });
 
+  it('runs a statement outside a transaction after another caller’s open transaction, never inside it', async () => {
+    let opened!: () => void;
+    const transactionOpen = new Promise<void>((resolve) => (opened = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const rolledBack = client
+      .transaction(async (tx) => {
+        await tx.query('insert into items (label, amount) values ($1, $2)', ['rolled back', 7]);
+        opened();
+        await released;
+        throw new Error('roll it back');
+      })
+      .catch((error: Error) => error.message);
+    await transactionOpen;
+    const outside = client.query('insert into items (label, amount) values ($1, $2) returning id', ['outside', 8]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the statement is queued, not run, while the transaction is open
+    release();
+    expect(await rolledBack).toBe('roll it back');
+    expect((await outside).rows).toHaveLength(1);
+    const labels = await client.query<{ label: string }>('select label from items where amount in ($1, $2) order by label', [7, 8]);
+    expect(labels.rows).toEqual([{ label: 'outside' }]);
+  });
+
   it('prepares again after DISCARD ALL, and keeps no more than 256 names', async () => {
     await client.query('discard all');
     expect(await preparedNames()).toEqual([]);
