@@ -12,7 +12,8 @@ import { answerCommittedAhead, runThenCommit } from './commit-pipelined.ts';
 // accounts, the columns a move sets) gets a name of its own and a name always means one text, while the values stay
 // parameters. PostgreSQL keeps each name once per connection, so the names are bounded by the shapes, a few dozen.
 // Only statements whose plan does not depend on their values (a row by its key, an insert, an update of known rows)
-// are named: a generic plan chosen for one value can be wrong for another. PGlite runs them unnamed.
+// are named: a generic plan chosen for one value can be wrong for another. PGlite names its statements itself
+// (pglite-prepared.ts).
 
 const MARKER = 'payrail_named:';
 const COMMITTING_MARKER = 'payrail_named_committing:';
