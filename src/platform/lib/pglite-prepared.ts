@@ -35,8 +35,9 @@ export function prepareStatementsOnPglite(client: PGlite): void {
     return (await client.execProtocolStream(bytes, { syncToFs: false })) as unknown as Message[];
   };
 
-  // Prepares the text once, then binds, describes and executes it, under PGlite's own locks: a statement of a transaction takes the query lock (its transaction holds the other), one outside
-  // takes the transaction lock first, so that it never runs inside another caller's open transaction.
+  // Prepares the text once, then binds, describes and executes it, under PGlite's own locks: a statement of a
+  // transaction takes the query lock (its transaction holds the other), one outside takes the transaction lock first,
+  // so that it never runs inside another caller's open transaction.
   const runNamed = (text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean) =>
     inTransaction
       ? client._runExclusiveQuery(() => bindAndExecute(text, params, options, inTransaction))
@@ -118,9 +119,9 @@ export function prepareStatementsOnPglite(client: PGlite): void {
     transaction((tx) => {
       // tx.query keeps its check (a closed transaction refuses) for every text.
       const plain = tx.query.bind(tx) as PGlite['query'];
-      const named = namedOrPlain(plain, true);
+      const namedInTransaction = namedOrPlain(plain, true);
       tx.query = (<T>(text: string, params?: unknown[], options?: QueryOptions) =>
-        tx.closed ? plain<T>(text, params, options) : named<T>(text, params, options)) as Transaction['query'];
+        tx.closed ? plain<T>(text, params, options) : namedInTransaction<T>(text, params, options)) as Transaction['query'];
       return callback(tx);
     })) as PGlite['transaction'];
 }
