@@ -106,7 +106,8 @@ export function prepareStatementsOnPglite(client: PGlite): void {
     (plain: PGlite['query'], inTransaction: boolean) =>
     async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
       if (FORGETS_NAMES.test(text)) return plain<T>(text, params, options).finally(() => named.clear());
-      if (params === undefined || params.length === 0 || options?.blob !== undefined || !NAMABLE.test(text)) return plain<T>(text, params, options);
+      const plainOnly = options?.blob !== undefined || options?.paramTypes !== undefined; // PGlite's own handling of those
+      if (params === undefined || params.length === 0 || plainOnly || !NAMABLE.test(text)) return plain<T>(text, params, options);
       const result = await runNamed(text, params, options, inTransaction);
       return result === null ? plain<T>(text, params, options) : (result as Results<T>);
     };

@@ -93,10 +93,11 @@ describe('statements prepared once on PGlite', () => {
     expect((await client.query('select $1::int + 299 as total', [1])).rows).toEqual([{ total: 300 }]);
   });
 
-  it('leaves statements without parameters, and what is not a data statement, unnamed', async () => {
+  it('leaves statements without parameters, with the caller’s parameter types, and what is not a data statement, unnamed', async () => {
     await client.query('discard all');
     await client.query('select count(*) from items');
     await client.query(`set application_name = 'payrail'`);
+    expect((await client.query('select $1 as given', ['7'], { paramTypes: [20] })).rows).toEqual([{ given: 7 }]); // typed by the caller
     expect(await preparedNames()).toEqual([]);
   });
 });
