@@ -1,4 +1,4 @@
-import { protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 
 // PGlite runs every statement unnamed: each call parses it twice (Parse, then Describe for the parameter types),
 // analyses, rewrites and plans it again, and for the long CTEs of a payment create or a status move that was most
@@ -17,7 +17,7 @@ interface Named {
   parameterTypes: number[];
 }
 
-type Message = { name: string } & Record<string, unknown>;
+type Messages = Awaited<ReturnType<PGlite['execProtocolStream']>>;
 
 export function prepareStatementsOnPglite(client: PGlite): void {
   const named = new Map<string, Named>();
@@ -25,14 +25,14 @@ export function prepareStatementsOnPglite(client: PGlite): void {
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
 
-  const exchange = async (messages: Uint8Array[]): Promise<Message[]> => {
+  const exchange = async (messages: Uint8Array[]): Promise<Messages> => {
     const bytes = new Uint8Array(messages.reduce((sum, message) => sum + message.length, 0));
     let offset = 0;
     for (const message of messages) {
       bytes.set(message, offset);
       offset += message.length;
     }
-    return (await client.execProtocolStream(bytes, { syncToFs: false })) as unknown as Message[];
+    return client.execProtocolStream(bytes, { syncToFs: false });
   };
 
   // Prepares the text once, then binds, describes and executes it, under PGlite's own locks: a statement of a
@@ -66,7 +66,7 @@ export function prepareStatementsOnPglite(client: PGlite): void {
         protocol.serialize.sync(),
       ]);
       if (!inTransaction) await client.syncToFs();
-      return resultOf(messages, client, options);
+      return parse.parseResults(messages, client.parsers, options)[0]!; // at least one result, PGlite's own reading
     } catch (error) {
       // Gone from the session (a DEALLOCATE or DISCARD this wrapper did not see): run unnamed, prepare next time.
       if ((error as { code?: unknown }).code === UNKNOWN_STATEMENT) {
@@ -79,7 +79,7 @@ export function prepareStatementsOnPglite(client: PGlite): void {
 
   const prepare = async (text: string): Promise<Named | null> => {
     const name = `payrail_pglite_${nextId++}`;
-    let messages: Message[];
+    let messages: Messages;
     try {
       messages = await exchange([
         protocol.serialize.parse({ name, text, types: [] }),
@@ -90,8 +90,7 @@ export function prepareStatementsOnPglite(client: PGlite): void {
       return null; // run unnamed, which gives the error its own way (in an aborted transaction, every text fails)
     }
     if (named.size >= NAMED_MAX) await closeOldest();
-    const description = messages.find((message) => message.name === 'parameterDescription') as { dataTypeIDs?: number[] } | undefined;
-    return { name, parameterTypes: description?.dataTypeIDs ?? [] };
+    return { name, parameterTypes: parse.parseDescribeStatementResults(messages) };
   };
 
   const closeOldest = async (): Promise<void> => {
@@ -125,32 +124,4 @@ export function prepareStatementsOnPglite(client: PGlite): void {
         tx.closed ? plain<T>(text, params, options) : namedInTransaction<T>(text, params, options)) as Transaction['query'];
       return callback(tx);
     })) as PGlite['transaction'];
-}
-
-// PGlite's own reading of a statement's messages: its rows by the types' parsers (the call's before the client's).
-function resultOf(messages: Message[], client: PGlite, options: QueryOptions | undefined): Results<unknown> {
-  let fields: { name: string; dataTypeID: number }[] = [];
-  const rows: unknown[] = [];
-  let affectedRows = 0;
-  let rowCount: number | undefined;
-  const parse = (value: string | null, typeId: number): unknown => {
-    if (value === null) return null;
-    const parser = options?.parsers?.[typeId] ?? client.parsers[typeId];
-    return parser ? parser(value, typeId) : value;
-  };
-  for (const message of messages) {
-    if (message.name === 'rowDescription') {
-      fields = (message['fields'] as { name: string; dataTypeID: number }[]).map(({ name, dataTypeID }) => ({ name, dataTypeID }));
-    } else if (message.name === 'dataRow') {
-      const values = message['fields'] as (string | null)[];
-      if (options?.rowMode === 'array') rows.push(values.map((value, index) => parse(value, fields[index]!.dataTypeID)));
-      else rows.push(Object.fromEntries(values.map((value, index) => [fields[index]!.name, parse(value, fields[index]!.dataTypeID)])));
-    } else if (message.name === 'commandComplete') {
-      const words = String(message['text']).split(' ');
-      const count = Number.parseInt(words[words.length - 1]!, 10);
-      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0]!)) affectedRows += count;
-      if (!Number.isNaN(count)) rowCount = count;
-    }
-  }
-  return { rows, fields, affectedRows, ...(rowCount === undefined ? {} : { rowCount }) } as Results<unknown>;
 }
